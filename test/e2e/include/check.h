@@ -1,0 +1,249 @@
+/*===- check.h - Self-checking helpers for the Capsule end-to-end tests ---===*
+ *
+ * Header-only, C and C++. Every end-to-end test compares each gradient
+ * component that Capsule computes with an independent reference computed in
+ * the same program by calling the primal normally:
+ *
+ *   - central finite differences (check_fd_*, check_grad_fd), step
+ *     h = CHECK_FD_STEP * max(1, |x_i|) with CHECK_FD_STEP = 1e-6, in double;
+ *     the function gets a fresh copy of the input vector for every
+ *     evaluation, so it may overwrite it;
+ *   - closed forms (check_cf).
+ *
+ * Tolerance policy (|got - want| <= atol + rtol * |want|):
+ *   - against central FD:   rtol 1e-6,  atol 1e-8  (CHECK_FD_RTOL/ATOL);
+ *   - against closed forms: rtol 1e-12, atol 1e-15 (CHECK_CF_RTOL/ATOL).
+ *   Tests may loosen these only with a stated reason (e.g. float arithmetic,
+ *   where the tests use rtol 1e-4 against a double-precision reference).
+ *
+ * check_ref() compares two references with each other (a closed form with
+ * FD); it checks the test itself, not Capsule, and its failures are reported
+ * as such.
+ *
+ * main() ends with `return check_report();`: it prints PASS and returns 0, or
+ * prints the number of failed checks and returns 1. A program that ran no
+ * check fails too.
+ *
+ * CHECK_FD_STEP may be overridden with -D to validate the corpus itself
+ * (the FD references must not move when the step changes); -DCHECK_VERBOSE
+ * also prints the checks that pass. See tools/stubcheck.py.
+ *===----------------------------------------------------------------------===*/
+#ifndef CAPSULE_E2E_CHECK_H
+#define CAPSULE_E2E_CHECK_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CHECK_FD_STEP
+#define CHECK_FD_STEP 1e-6
+#endif
+#define CHECK_FD_RTOL 1e-6
+#define CHECK_FD_ATOL 1e-8
+#define CHECK_CF_RTOL 1e-12
+#define CHECK_CF_ATOL 1e-15
+/* Float tests: float rounding (~6e-8 per operation) against a reference
+ * computed in double. */
+#define CHECK_FLOAT_RTOL 1e-4
+#define CHECK_FLOAT_ATOL 1e-5
+
+#ifdef __cplusplus
+#define CHECK_UNUSED_ [[maybe_unused]]
+#else
+#define CHECK_UNUSED_ __attribute__((unused))
+#endif
+
+/* A scalar function of a double vector. x is a private copy: it may be
+ * overwritten. ctx passes anything else the function needs. */
+typedef double (*check_fn)(double *x, void *ctx);
+
+CHECK_UNUSED_ static int check_failures_ = 0;
+CHECK_UNUSED_ static int check_count_ = 0;
+CHECK_UNUSED_ static int check_ref_failures_ = 0;
+
+CHECK_UNUSED_ static int check_within_(double got, double want, double rtol,
+                                       double atol) {
+  double err = fabs(got - want);
+  /* Written so that a NaN in got or want fails. */
+  return err <= atol + rtol * fabs(want);
+}
+
+CHECK_UNUSED_ static int check_close(const char *what, double got,
+                                     double want, double rtol, double atol) {
+  check_count_++;
+  if (check_within_(got, want, rtol, atol)) {
+#ifdef CHECK_VERBOSE
+    printf("ok %s: got %.17g want %.17g\n", what, got, want);
+#endif
+    return 1;
+  }
+  check_failures_++;
+  printf("FAIL %s: got %.17g want %.17g (err %.3g, tol %.3g)\n", what, got,
+         want, fabs(got - want), atol + rtol * fabs(want));
+  fflush(stdout);
+  return 0;
+}
+
+/* Against a closed form. */
+CHECK_UNUSED_ static int check_cf(const char *what, double got, double want) {
+  return check_close(what, got, want, CHECK_CF_RTOL, CHECK_CF_ATOL);
+}
+
+/* A check of the test's own references (closed form against FD). */
+CHECK_UNUSED_ static int check_ref(const char *what, double closed_form,
+                                   double fd) {
+  if (check_within_(fd, closed_form, CHECK_FD_RTOL, CHECK_FD_ATOL))
+    return 1;
+  check_ref_failures_++;
+  printf("FAIL reference %s: closed form %.17g but FD %.17g (the test itself "
+         "is wrong)\n",
+         what, closed_form, fd);
+  fflush(stdout);
+  return 0;
+}
+
+/* Central difference of f with respect to x[i]. */
+CHECK_UNUSED_ static double check_fd_partial(check_fn f, void *ctx,
+                                             const double *x, int n, int i) {
+  double *tmp = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+  double ax = fabs(x[i]);
+  double h = CHECK_FD_STEP * (ax > 1.0 ? ax : 1.0);
+  double fp, fm;
+  memcpy(tmp, x, sizeof(double) * (size_t)n);
+  tmp[i] = x[i] + h;
+  fp = f(tmp, ctx);
+  memcpy(tmp, x, sizeof(double) * (size_t)n);
+  tmp[i] = x[i] - h;
+  fm = f(tmp, ctx);
+  free(tmp);
+  return (fp - fm) / (2.0 * h);
+}
+
+CHECK_UNUSED_ static void check_fd_grad(check_fn f, void *ctx,
+                                        const double *x, int n, double *g) {
+  int i;
+  for (i = 0; i < n; i++)
+    g[i] = check_fd_partial(f, ctx, x, n, i);
+}
+
+/* Compares every component got[0..n) with the FD gradient of f at x. */
+CHECK_UNUSED_ static int check_grad_fd_tol(const char *what,
+                                           const double *got, check_fn f,
+                                           void *ctx, const double *x, int n,
+                                           double rtol, double atol) {
+  int i, ok = 1;
+  char name[256];
+  for (i = 0; i < n; i++) {
+    snprintf(name, sizeof name, "%s[%d]", what, i);
+    ok &= check_close(name, got[i], check_fd_partial(f, ctx, x, n, i), rtol,
+                      atol);
+  }
+  return ok;
+}
+
+CHECK_UNUSED_ static int check_grad_fd(const char *what, const double *got,
+                                       check_fn f, void *ctx, const double *x,
+                                       int n) {
+  return check_grad_fd_tol(what, got, f, ctx, x, n, CHECK_FD_RTOL,
+                           CHECK_FD_ATOL);
+}
+
+/* Compares every component got[0..n) with want[0..n) (closed form). */
+CHECK_UNUSED_ static int check_vec_cf(const char *what, const double *got,
+                                      const double *want, int n) {
+  int i, ok = 1;
+  char name[256];
+  for (i = 0; i < n; i++) {
+    snprintf(name, sizeof name, "%s[%d]", what, i);
+    ok &= check_cf(name, got[i], want[i]);
+  }
+  return ok;
+}
+
+/* Scalar functions of one and two doubles. */
+typedef double (*check_fn1)(double);
+typedef double (*check_fn2)(double, double);
+
+CHECK_UNUSED_ static double check_fd1(check_fn1 f, double x) {
+  double ax = fabs(x);
+  double h = CHECK_FD_STEP * (ax > 1.0 ? ax : 1.0);
+  return (f(x + h) - f(x - h)) / (2.0 * h);
+}
+
+/* Partial of f(x, y) with respect to x (which == 0) or y (which == 1). */
+CHECK_UNUSED_ static double check_fd2(check_fn2 f, double x, double y,
+                                      int which) {
+  double v = which ? y : x;
+  double av = fabs(v);
+  double h = CHECK_FD_STEP * (av > 1.0 ? av : 1.0);
+  if (which)
+    return (f(x, y + h) - f(x, y - h)) / (2.0 * h);
+  return (f(x + h, y) - f(x - h, y)) / (2.0 * h);
+}
+
+/* got = d f / d x at x, against the closed form cf and against FD; also
+ * checks that cf and FD agree. */
+CHECK_UNUSED_ static int check_scalar(const char *what, double got,
+                                      check_fn1 f, double x, double cf) {
+  char name[256];
+  double fd = check_fd1(f, x);
+  int ok = check_ref(what, cf, fd);
+  ok &= check_cf(what, got, cf);
+  snprintf(name, sizeof name, "%s (fd)", what);
+  ok &= check_close(name, got, fd, CHECK_FD_RTOL, CHECK_FD_ATOL);
+  return ok;
+}
+
+/* Both partials of f(x, y): got_x, got_y against closed forms and FD. */
+CHECK_UNUSED_ static int check_scalar2(const char *what, double got_x,
+                                       double got_y, check_fn2 f, double x,
+                                       double y, double cf_x, double cf_y) {
+  char name[256];
+  int ok = 1, k;
+  for (k = 0; k < 2; k++) {
+    double got = k ? got_y : got_x, cf = k ? cf_y : cf_x;
+    double fd = check_fd2(f, x, y, k);
+    snprintf(name, sizeof name, "%s d/d%s", what, k ? "y" : "x");
+    ok &= check_ref(name, cf, fd);
+    ok &= check_cf(name, got, cf);
+    snprintf(name, sizeof name, "%s d/d%s (fd)", what, k ? "y" : "x");
+    ok &= check_close(name, got, fd, CHECK_FD_RTOL, CHECK_FD_ATOL);
+  }
+  return ok;
+}
+
+/* Against FD and a closed form for a vector gradient: got[i] against cf[i]
+ * and against FD of f at x; cf against FD. */
+CHECK_UNUSED_ static int check_grad_cf_fd(const char *what, const double *got,
+                                          const double *cf, check_fn f,
+                                          void *ctx, const double *x, int n) {
+  int i, ok = 1;
+  char name[256];
+  for (i = 0; i < n; i++) {
+    double fd = check_fd_partial(f, ctx, x, n, i);
+    snprintf(name, sizeof name, "%s[%d]", what, i);
+    ok &= check_ref(name, cf[i], fd);
+    ok &= check_cf(name, got[i], cf[i]);
+    snprintf(name, sizeof name, "%s[%d] (fd)", what, i);
+    ok &= check_close(name, got[i], fd, CHECK_FD_RTOL, CHECK_FD_ATOL);
+  }
+  return ok;
+}
+
+CHECK_UNUSED_ static int check_report(void) {
+  if (check_failures_ == 0 && check_ref_failures_ == 0 && check_count_ > 0) {
+    printf("PASS (%d checks)\n", check_count_);
+    return 0;
+  }
+  if (check_count_ == 0)
+    printf("FAIL: no check ran\n");
+  else
+    printf("%d of %d checks FAILED\n", check_failures_, check_count_);
+  if (check_ref_failures_)
+    printf("%d reference checks FAILED (the test itself is wrong)\n",
+           check_ref_failures_);
+  return 1;
+}
+
+#endif /* CAPSULE_E2E_CHECK_H */
