@@ -11,8 +11,9 @@ leave every shadow untouched). Then:
     reference check (closed form against FD) may fail;
   * the FD references must not move when the FD step changes: the test is
     rebuilt with CHECK_FD_STEP 4e-6 and 2.5e-7 and every `want` is compared
-    with the default run's; a change above 10% of the check's tolerance is
-    reported;
+    with the default run's; a change above 25% of the check's tolerance is
+    reported (truncation error grows 16x at 4e-6, rounding error 4x at
+    2.5e-7, so the error at the default step is a few % at most);
   * the run must be fast (< 0.2 s).
 
 Usage: stubcheck.py [test files...]   (default: every test in test/e2e)
@@ -145,7 +146,7 @@ def main():
                         w2 = other[k][1]
                         tol = 1e-8 + 1e-6 * abs(want)
                         worst = max(worst, abs(w2 - want) / tol)
-                if worst > 0.1:
+                if worst > 0.25:
                     problems.append('FD reference moves with the step: '
                                     '%.3g of the tolerance' % worst)
                 print('%-40s %3d checks, %d pass under stubs%s, FD drift '
