@@ -55,6 +55,22 @@ void __capsule_gradient_end(void);
 void __capsule_copy_adjoint_f64(void *dsrc, void *ddst, uint64_t bytes);
 void __capsule_copy_adjoint_f32(void *dsrc, void *ddst, uint64_t bytes);
 
+// Shadows of heap blocks allocated inside differentiated code. A shadow is
+// zeroed memory with a small header (its size, and whether the primal block
+// was freed). The forward sweep cannot free a shadow when the primal is
+// freed, because the reverse sweep still accumulates into it; instead the
+// reverse sweep releases it when it passes the allocation, and only if the
+// primal was freed (a block that outlives the call keeps its shadow).
+void *__capsule_shadow_alloc(uint64_t bytes);
+// Shadow of realloc's result: a new shadow holding the old one's contents
+// (the old shadow stays alive for the reverse sweep).
+void *__capsule_shadow_realloc(void *old_shadow, uint64_t bytes);
+// Adjoint of realloc's copy: dold += dnew over the copied f64 (f32) prefix.
+void __capsule_realloc_adjoint_f64(void *old_shadow, void *new_shadow);
+void __capsule_realloc_adjoint_f32(void *old_shadow, void *new_shadow);
+void __capsule_shadow_note_free(void *shadow);
+void __capsule_shadow_release(void *shadow);
+
 // An indirect call in differentiated code reached a function that has no
 // derivative (not defined in the module, or of another type). Never returns.
 void __capsule_unknown_call_target(const void *target, const char *site);

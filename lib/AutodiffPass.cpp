@@ -1,0 +1,148 @@
+//===- AutodiffPass.cpp - Lowers gradient marker calls --------------------===//
+#include "AutodiffPass.h"
+
+#include "Differentiator.h"
+#include "MarkerCalls.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+PreservedAnalyses ProtectMarkersPass::run(Module &M, ModuleAnalysisManager &) {
+  bool Changed = false;
+  for (GlobalVariable &G : M.globals())
+    if (isActivityMarkerGlobal(G) && !G.isExternallyInitialized()) {
+      G.setExternallyInitialized(true);
+      Changed = true;
+    }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+namespace {
+
+struct MarkerCall {
+  CallBase *Call;
+  MarkerKind Kind;
+};
+
+SmallVector<MarkerCall, 8> findMarkerCalls(Module &M) {
+  SmallVector<MarkerCall, 8> Calls;
+  for (Function &F : M) {
+    std::optional<MarkerKind> Kind = markerKind(F);
+    if (!Kind || !F.isDeclaration())
+      continue;
+    for (User *U : F.users())
+      if (auto *Call = dyn_cast<CallBase>(U))
+        if (Call->getCalledOperand() == &F)
+          Calls.push_back({Call, *Kind});
+  }
+  return Calls;
+}
+
+/// Packs the adjoints of the out arguments into the marker's return type
+/// (checked by the parser): nothing, one value, or a struct.
+Value *packResult(IRBuilder<> &B, Type *RetTy, Value *Adjoints) {
+  if (RetTy->isVoidTy())
+    return nullptr;
+  auto Element = [&](unsigned I, Type *To) {
+    return B.CreateFPCast(B.CreateExtractValue(Adjoints, I), To);
+  };
+  if (RetTy->isFloatingPointTy())
+    return Adjoints->getType()->getStructNumElements()
+               ? Element(0, RetTy)
+               : ConstantFP::get(RetTy, 0.0);
+  Value *Result = PoisonValue::get(RetTy);
+  for (unsigned I = 0; I < RetTy->getStructNumElements(); ++I)
+    Result = B.CreateInsertValue(
+        Result, Element(I, RetTy->getStructElementType(I)), I);
+  return Result;
+}
+
+void lowerRequest(Differentiator &D, const GradientRequest &R) {
+  CallBase &Call = *R.Call;
+  RuntimeABI &ABI = D.abi();
+  Derivative Dv = D.get(R.Sig);
+  IRBuilder<> B(&Call);
+  B.CreateCall(ABI.gradientBegin());
+  const DataLayout &DL = Call.getModule()->getDataLayout();
+  for (auto &[G, Shadow] : D.shadowGlobals())
+    B.CreateMemSet(Shadow, B.getInt8(0),
+                   DL.getTypeAllocSize(Shadow->getValueType()),
+                   Shadow->getAlign());
+  SmallVector<Value *, 12> FwdArgs(R.Args.begin(), R.Args.end());
+  FwdArgs.append(R.Shadows.begin(), R.Shadows.end());
+  B.CreateCall(Dv.Fwd, FwdArgs);
+  B.CreateCall(ABI.gradientForwardDone());
+  SmallVector<Value *, 1> Seed;
+  if (R.Sig.ActiveReturn)
+    Seed.push_back(ConstantFP::get(R.Sig.Fn->getReturnType(), 1.0));
+  Value *Adjoints = B.CreateCall(Dv.Rev, Seed);
+  B.CreateCall(ABI.gradientEnd());
+  if (Value *Result = packResult(B, Call.getType(), Adjoints))
+    Call.replaceAllUsesWith(Result);
+}
+
+/// Removes a marker call; its activity-marker loads go with it.
+void eraseMarkerCall(CallBase &Call) {
+  SmallVector<WeakTrackingVH, 8> Operands(Call.arg_begin(), Call.arg_end());
+  if (!Call.use_empty())
+    Call.replaceAllUsesWith(PoisonValue::get(Call.getType()));
+  Call.eraseFromParent();
+  RecursivelyDeleteTriviallyDeadInstructionsPermissive(Operands);
+}
+
+/// clang runs without the IR verifier; a malformed derivative must stop the
+/// compilation here rather than miscompile.
+void verifyGenerated(Module &M) {
+  for (Function &F : M) {
+    if (!F.getName().contains(".capsule.") || F.isDeclaration())
+      continue;
+    std::string Errors;
+    raw_string_ostream OS(Errors);
+    if (verifyFunction(F, &OS))
+      report_fatal_error(Twine("capsule: internal error: invalid code "
+                               "generated for '") +
+                         F.getName() + "':\n" + Errors);
+  }
+}
+
+} // namespace
+
+PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  SmallVector<MarkerCall, 8> Calls = findMarkerCalls(M);
+  if (Calls.empty())
+    return PreservedAnalyses::all();
+
+  Differentiator D(M);
+  SmallVector<GradientRequest, 8> Requests;
+  for (MarkerCall &MC : Calls)
+    if (std::optional<GradientRequest> R =
+            parseGradientRequest(*MC.Call, MC.Kind)) {
+      D.get(R->Sig);
+      Requests.push_back(std::move(*R));
+    }
+  D.run();
+  for (GradientRequest &R : Requests)
+    lowerRequest(D, R);
+  for (MarkerCall &MC : Calls)
+    eraseMarkerCall(*MC.Call);
+
+  D.finish();
+  verifyGenerated(M);
+  if (Cleanup) {
+    auto &FAM =
+        MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    FAM.clear();
+    for (Function &F : M)
+      if (F.getName().contains(".capsule.") && !F.isDeclaration())
+        Cleanup->run(F, FAM);
+  }
+  return PreservedAnalyses::none();
+}
+
+} // namespace capsule

@@ -1,0 +1,36 @@
+//===- Diagnostics.h - Compile-time errors of the Capsule pass --*- C++ -*-===//
+//
+// Everything the pass cannot differentiate correctly is reported as a
+// compile-time error naming the function, the instruction and the source
+// line, never turned into a silent wrong gradient.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_DIAGNOSTICS_H
+#define CAPSULE_DIAGNOSTICS_H
+
+#include "llvm/ADT/Twine.h"
+
+namespace llvm {
+class Function;
+class Instruction;
+} // namespace llvm
+
+namespace capsule {
+
+/// Reports that \p I (inside the function being differentiated) cannot be
+/// differentiated. \p Origin is the user's function the instruction came from
+/// (the pass works on clones, whose names users never wrote).
+void reportUnsupported(const llvm::Instruction &I, const llvm::Function &Origin,
+                       const llvm::Twine &Why);
+
+/// Reports a malformed marker call (a call to __capsule_autodiff and kin).
+void reportBadMarkerCall(const llvm::Instruction &Call, const llvm::Twine &Why);
+
+/// Reports a compile-time warning at \p I.
+void reportWarning(const llvm::Instruction &I, const llvm::Twine &Why);
+
+/// The user-facing name of a function (demangled C++ name when possible).
+std::string displayName(const llvm::Function &F);
+
+} // namespace capsule
+
+#endif

@@ -1,0 +1,150 @@
+//===- Differentiator.cpp - Derivatives of the functions of a module ------===//
+#include "Differentiator.h"
+
+#include "Activity.h"
+#include "GradientGenerator.h"
+#include "Preprocess.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+StructType *reverseResultType(FunctionType *FT, ArrayRef<ArgActivity> Args) {
+  SmallVector<Type *, 4> Elements;
+  for (unsigned I = 0; I < Args.size(); ++I)
+    if (Args[I] == ArgActivity::Out)
+      Elements.push_back(FT->getParamType(I));
+  return StructType::get(FT->getContext(), Elements);
+}
+
+Type *forwardReturnType(Type *RetTy) {
+  if (!RetTy->isPointerTy())
+    return RetTy;
+  return StructType::get(RetTy->getContext(), {RetTy, RetTy});
+}
+
+/// A readable suffix naming the signature: c/d/o per argument, then r when
+/// the result is active.
+static std::string signatureSuffix(const DiffSignature &Sig) {
+  std::string S = ".";
+  for (ArgActivity A : Sig.Args)
+    S += A == ArgActivity::Dup ? 'd' : A == ArgActivity::Out ? 'o' : 'c';
+  if (Sig.ActiveReturn)
+    S += "r";
+  return S;
+}
+
+Differentiator::Differentiator(Module &M) : M(M), ABI(M) {}
+Differentiator::~Differentiator() = default;
+
+Function *Differentiator::declareForward(const DiffSignature &Sig) {
+  FunctionType *FT = Sig.Fn->getFunctionType();
+  SmallVector<Type *, 8> Params(FT->params());
+  for (ArgActivity A : Sig.Args)
+    if (A == ArgActivity::Dup)
+      Params.push_back(PointerType::getUnqual(M.getContext()));
+  auto *Ty =
+      FunctionType::get(forwardReturnType(FT->getReturnType()), Params, false);
+  return Function::Create(Ty, GlobalValue::InternalLinkage,
+                          Sig.Fn->getName() + ".capsule.fwd" +
+                              signatureSuffix(Sig),
+                          M);
+}
+
+Function *Differentiator::declareReverse(const DiffSignature &Sig) {
+  FunctionType *FT = Sig.Fn->getFunctionType();
+  SmallVector<Type *, 1> Params;
+  if (Sig.ActiveReturn)
+    Params.push_back(FT->getReturnType());
+  auto *Ty = FunctionType::get(reverseResultType(FT, Sig.Args), Params, false);
+  Function *Rev = Function::Create(Ty, GlobalValue::InternalLinkage,
+                                   Sig.Fn->getName() + ".capsule.rev" +
+                                       signatureSuffix(Sig),
+                                   M);
+  Rev->addFnAttr(Attribute::NoUnwind);
+  return Rev;
+}
+
+Derivative Differentiator::get(const DiffSignature &Sig) {
+  auto It = Derivatives.find(Sig);
+  if (It != Derivatives.end())
+    return It->second;
+  Derivative Dv{declareForward(Sig), declareReverse(Sig)};
+  Derivatives[Sig] = Dv;
+  Pending.push_back(Sig);
+  return Dv;
+}
+
+Function *Differentiator::prepared(Function &F) {
+  Function *&P = Prepared[&F];
+  if (!P)
+    P = prepareForDifferentiation(F);
+  return P;
+}
+
+void Differentiator::run() {
+  while (!Pending.empty()) {
+    DiffSignature Sig = Pending.front();
+    Pending.pop_front();
+    GradientGenerator(*this, Sig, *prepared(*Sig.Fn), Derivatives[Sig]).run();
+  }
+}
+
+void Differentiator::finish() {
+  for (auto &[F, P] : Prepared)
+    P->dropAllReferences();
+  for (auto &[F, P] : Prepared)
+    P->eraseFromParent();
+  Prepared.clear();
+}
+
+DiffSignature Differentiator::signatureAtCall(const CallBase &Call,
+                                              Function *Callee,
+                                              const ActivityInfo &AI) const {
+  DiffSignature S;
+  S.Fn = Callee;
+  for (const Use &U : Call.args()) {
+    Type *T = U->getType();
+    if (T->isPointerTy())
+      S.Args.push_back(AI.hasShadow(U) ? ArgActivity::Dup : ArgActivity::Const);
+    else if (carriesFloat(T) && AI.isVaried(U))
+      S.Args.push_back(ArgActivity::Out);
+    else
+      S.Args.push_back(ArgActivity::Const);
+  }
+  S.ActiveReturn = carriesFloat(Call.getType()) && AI.isActive(&Call);
+  return S;
+}
+
+GlobalVariable *Differentiator::shadowGlobal(GlobalVariable *G) {
+  GlobalVariable *&S = ShadowOf[G];
+  if (!S) {
+    S = new GlobalVariable(M, G->getValueType(), /*isConstant=*/false,
+                           GlobalValue::InternalLinkage,
+                           Constant::getNullValue(G->getValueType()),
+                           G->getName() + ".capsule.shadow");
+    S->setAlignment(G->getAlign());
+    ShadowGlobals.push_back({G, S});
+  }
+  return S;
+}
+
+Constant *Differentiator::shadowOfConstant(Constant *C) {
+  if (!C->getType()->isPointerTy() || !constantHasShadow(C))
+    return nullptr;
+  if (auto *G = dyn_cast<GlobalVariable>(C))
+    return shadowGlobal(G);
+  if (auto *CE = dyn_cast<ConstantExpr>(C)) {
+    SmallVector<Constant *, 4> Ops;
+    for (const Use &U : CE->operands())
+      Ops.push_back(cast<Constant>(U));
+    Ops[0] = shadowOfConstant(Ops[0]);
+    return Ops[0] ? CE->getWithOperands(Ops) : nullptr;
+  }
+  return nullptr;
+}
+
+} // namespace capsule

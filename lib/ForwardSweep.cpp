@@ -1,0 +1,250 @@
+//===- ForwardSweep.cpp - The augmented forward sweep of one derivative ---===//
+//
+// A clone of the prepared primal that also keeps a shadow pointer beside
+// every pointer that has one (stack slots and heap blocks get zeroed shadow
+// twins; pointers stored to memory store their shadows to shadow memory),
+// calls the forward sweeps of differentiated callees, and pushes each
+// block's tape record before the block's terminator.
+//===----------------------------------------------------------------------===//
+#include "GradientGenerator.h"
+#include "MemoryKinds.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/IR/AttributeMask.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+Value *GradientGenerator::fwdValue(Value *V) {
+  if (isa<Constant>(V))
+    return V;
+  Value *Mapped = FwdMap.lookup(V);
+  assert(Mapped && "primal value has no forward counterpart");
+  return Mapped;
+}
+
+Value *GradientGenerator::fwdShadow(Value *V) {
+  auto *NullPtr = ConstantPointerNull::get(cast<PointerType>(V->getType()));
+  if (auto *C = dyn_cast<Constant>(V)) {
+    Constant *S = D.shadowOfConstant(C);
+    return S ? S : NullPtr;
+  }
+  Value *S = FwdShadows.lookup(V);
+  return S ? S : NullPtr;
+}
+
+/// Attributes that promise what the forward sweep no longer keeps: it writes
+/// the tape and shadow memory, and may allocate.
+static void dropPrimalOnlyAttributes(Function &Fwd, bool ReturnTypeChanged) {
+  Fwd.removeFnAttr(Attribute::Memory);
+  Fwd.removeFnAttr(Attribute::NoFree);
+  Fwd.removeFnAttr(Attribute::Speculatable);
+  Fwd.removeFnAttr(Attribute::NoSync);
+  if (ReturnTypeChanged)
+    Fwd.removeRetAttrs(AttributeFuncs::typeIncompatible(Fwd.getReturnType()));
+}
+
+void GradientGenerator::buildForward() {
+  Function &Fwd = *Target.Fwd;
+  unsigned Next = 0;
+  for (Argument &A : P.args())
+    FwdMap[&A] = Fwd.getArg(Next++);
+  for (Argument &A : P.args())
+    if (Sig.Args[A.getArgNo()] == ArgActivity::Dup) {
+      Argument *S = Fwd.getArg(Next++);
+      S->setName(A.getName() + "'");
+      FwdShadows[&A] = S;
+    }
+  SmallVector<ReturnInst *, 1> Returns;
+  CloneFunctionInto(&Fwd, &P, FwdMap, CloneFunctionChangeType::LocalChangesOnly,
+                    Returns);
+  dropPrimalOnlyAttributes(Fwd, Fwd.getReturnType() != P.getReturnType());
+  Fwd.setLinkage(GlobalValue::InternalLinkage);
+
+  createPredecessorIndices();
+  ReversePostOrderTraversal<Function *> RPOT(&P);
+  for (BasicBlock *BB : RPOT)
+    for (Instruction &I : *BB)
+      forwardInstruction(I);
+  completeShadowPhis();
+  emitPushes();
+}
+
+void GradientGenerator::createPredecessorIndices() {
+  for (auto &[BB, R] : Records) {
+    if (none_of(R.Fields, [](const Field &F) { return !F.V; }))
+      continue;
+    auto *FwdBB = cast<BasicBlock>(FwdMap[BB]);
+    IRBuilder<> B(FwdBB, FwdBB->begin());
+    PHINode *Index = B.CreatePHI(B.getInt32Ty(), 2, "pred.index");
+    ArrayRef<BasicBlock *> Ps = Preds[BB];
+    for (BasicBlock *Pred : predecessors(BB)) {
+      unsigned K = find(Ps, Pred) - Ps.begin();
+      Index->addIncoming(B.getInt32(K), cast<BasicBlock>(FwdMap[Pred]));
+    }
+    FwdPredIndex[BB] = Index;
+  }
+}
+
+void GradientGenerator::forwardInstruction(Instruction &I) {
+  auto *FwdI = cast<Instruction>(FwdMap[&I]);
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    return forwardCall(*Call, FwdI);
+  if (auto *RI = dyn_cast<ReturnInst>(&I))
+    return forwardReturn(*RI);
+  if (auto *SI = dyn_cast<StoreInst>(&I)) {
+    // Shadow memory mirrors the pointers stored in primal memory.
+    Value *V = SI->getValueOperand(), *Ptr = SI->getPointerOperand();
+    if (V->getType()->isPointerTy() && AI.hasShadow(Ptr)) {
+      IRBuilder<> B(FwdI->getNextNode());
+      B.CreateAlignedStore(fwdShadow(V), fwdShadow(Ptr), SI->getAlign(),
+                           SI->isVolatile());
+    }
+    return;
+  }
+  if (AI.hasShadow(&I))
+    createShadow(I, FwdI);
+}
+
+void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {
+  IRBuilder<> B(FwdI->getNextNode());
+  Value *S = nullptr;
+  if (auto *Alloca = dyn_cast<AllocaInst>(&I)) {
+    AllocaInst *Twin = B.CreateAlloca(Alloca->getAllocatedType(),
+                                      fwdValue(Alloca->getArraySize()));
+    Twin->setAlignment(Alloca->getAlign());
+    Value *Bytes = B.CreateMul(
+        B.CreateZExtOrTrunc(fwdValue(Alloca->getArraySize()), B.getInt64Ty()),
+        B.getInt64(DL.getTypeAllocSize(Alloca->getAllocatedType())));
+    B.CreateMemSet(Twin, B.getInt8(0), Bytes, Alloca->getAlign());
+    S = Twin;
+  } else if (auto *Phi = dyn_cast<PHINode>(&I)) {
+    PHINode *Twin = B.CreatePHI(Phi->getType(), Phi->getNumIncomingValues());
+    ShadowPhis.push_back({Phi, Twin});
+    S = Twin;
+  } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
+    S = B.CreateSelect(FwdI->getOperand(0), fwdShadow(Sel->getTrueValue()),
+                       fwdShadow(Sel->getFalseValue()));
+  } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    S = B.CreateAlignedLoad(LI->getType(), fwdShadow(LI->getPointerOperand()),
+                            LI->getAlign(), LI->isVolatile());
+  } else {
+    // GEP, addrspacecast, freeze: the same operation on the shadow.
+    Instruction *Twin = FwdI->clone();
+    Twin->setOperand(0, fwdShadow(I.getOperand(0)));
+    B.Insert(Twin);
+    S = Twin;
+  }
+  S->setName(I.getName() + "'");
+  FwdShadows[&I] = S;
+}
+
+void GradientGenerator::completeShadowPhis() {
+  for (auto &[Phi, Twin] : ShadowPhis) {
+    // The forward clone of the phi lists its incoming blocks in the same
+    // order, already updated for any block split since.
+    auto *FwdPhi = cast<PHINode>(FwdMap[Phi]);
+    for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K)
+      Twin->addIncoming(fwdShadow(Phi->getIncomingValue(K)),
+                        FwdPhi->getIncomingBlock(K));
+  }
+}
+
+void GradientGenerator::forwardReturn(ReturnInst &RI) {
+  Value *RV = RI.getReturnValue();
+  if (!RV || !RV->getType()->isPointerTy())
+    return;
+  auto *FwdRet = cast<ReturnInst>(FwdMap[&RI]);
+  IRBuilder<> B(FwdRet);
+  Type *RetTy = Target.Fwd->getReturnType();
+  Value *Pair = B.CreateInsertValue(PoisonValue::get(RetTy),
+                                    FwdRet->getReturnValue(), 0);
+  Pair = B.CreateInsertValue(Pair, fwdShadow(RV), 1);
+  FwdMap[&RI] = B.CreateRet(Pair);
+  FwdRet->eraseFromParent();
+}
+
+void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
+  CalleeInfo Info = classifyCall(Call);
+  IRBuilder<> B(FwdI->getNextNode());
+  auto Arg = [&](unsigned K) {
+    return B.CreateZExtOrTrunc(fwdValue(Call.getArgOperand(K)),
+                               B.getInt64Ty());
+  };
+  Value *Shadow = nullptr;
+  switch (Info.Kind) {
+  case CalleeKind::Module:
+  case CalleeKind::Indirect:
+    return forwardDifferentiatedCall(Call, cast<CallBase>(FwdI));
+  case CalleeKind::Alloc:
+    Shadow = B.CreateCall(D.abi().shadowAlloc(), {Arg(0)});
+    break;
+  case CalleeKind::Calloc:
+    Shadow = B.CreateCall(D.abi().shadowAlloc(), {B.CreateMul(Arg(0), Arg(1))});
+    break;
+  case CalleeKind::AlignedAlloc:
+    Shadow = B.CreateCall(D.abi().shadowAlloc(), {Arg(1)});
+    break;
+  case CalleeKind::Realloc:
+    Shadow = B.CreateCall(D.abi().shadowRealloc(),
+                          {fwdShadow(Call.getArgOperand(0)), Arg(1)});
+    break;
+  case CalleeKind::PointerCast:
+    Shadow = fwdShadow(Call.getArgOperand(0));
+    break;
+  case CalleeKind::MemTransfer: {
+    // Shadow pointers are copied along with the pointers they shadow.
+    Value *Dst = Call.getArgOperand(0), *Src = Call.getArgOperand(1);
+    if (AI.hasShadow(Dst) && copiedElementKind(Call) == ElementKind::Pointer) {
+      auto *Copy = cast<CallBase>(FwdI->clone());
+      Copy->setArgOperand(0, fwdShadow(Dst));
+      Copy->setArgOperand(1, fwdShadow(Src));
+      B.Insert(Copy);
+    }
+    return;
+  }
+  default:
+    return;
+  }
+  Shadow->setName(Call.getName() + "'");
+  FwdShadows[&Call] = Shadow;
+}
+
+void GradientGenerator::forwardDifferentiatedCall(CallBase &Call,
+                                                  CallBase *FwdCall) {
+  Function *Callee = Call.getCalledFunction();
+  DiffSignature S = D.signatureAtCall(Call, Callee, AI);
+  SmallVector<Value *, 8> Args(FwdCall->args());
+  for (unsigned K = 0; K < S.Args.size(); ++K)
+    if (S.Args[K] == ArgActivity::Dup)
+      Args.push_back(fwdShadow(Call.getArgOperand(K)));
+
+  IRBuilder<> B(FwdCall);
+  auto EmitFwd = [&](IRBuilder<> &CB, Function *Fn) -> Value * {
+    DiffSignature Each = S;
+    Each.Fn = Fn;
+    return CB.CreateCall(D.get(Each).Fwd, Args);
+  };
+  Type *ResultTy = forwardReturnType(Call.getType());
+  Value *Result =
+      Callee ? EmitFwd(B, Callee)
+             : dispatchIndirect(B, Call, FwdCall->getCalledOperand(), ResultTy,
+                                EmitFwd);
+  Value *Primal = Result;
+  if (Call.getType()->isPointerTy()) {
+    B.SetInsertPoint(FwdCall);
+    Primal = B.CreateExtractValue(Result, 0);
+    Value *Shadow = B.CreateExtractValue(Result, 1, Call.getName() + "'");
+    FwdShadows[&Call] = Shadow;
+  }
+  if (Primal)
+    FwdCall->replaceAllUsesWith(Primal);
+  FwdCall->eraseFromParent();
+  FwdMap[&Call] = Primal;
+}
+
+} // namespace capsule

@@ -1,0 +1,137 @@
+//===- GradientGenerator.h - Generates one derivative ------------*- C++ -*-===//
+//
+// Generates the bodies of the fwd and rev functions of one signature (see
+// Differentiator.h) from the prepared clone of the primal.
+//
+// Tape records. Every basic block B of the primal that can reach the return
+// owns one fixed-layout record: the primal values (and shadow pointers) that
+// B's reverse code needs, plus the index of the predecessor B was entered
+// from when B has several. The forward sweep pushes the record at the end of
+// B; the reverse block of B pops it first. Calls inside B push their own
+// records before B's, and their reverse sweeps pop them after B's, so the
+// tape stays LIFO. The reverse sweep is generated first: what it asks for
+// defines each record's layout, which the forward sweep then fills.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_GRADIENTGENERATOR_H
+#define CAPSULE_GRADIENTGENERATOR_H
+
+#include "Activity.h"
+#include "CallClassifier.h"
+#include "Differentiator.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+namespace capsule {
+
+class GradientGenerator {
+public:
+  GradientGenerator(Differentiator &D, const DiffSignature &Sig,
+                    llvm::Function &Prepared, Derivative Target);
+  void run();
+
+private:
+  // ---- Tape records (TapeRecords.cpp) ----
+  struct Field {
+    llvm::Value *V; ///< the primal value; null for the predecessor index
+    bool Shadow;    ///< the shadow of V rather than V
+    llvm::Type *Ty;
+    uint64_t Offset;
+  };
+  struct Record {
+    llvm::SmallVector<Field, 8> Fields;
+    /// Keyed by (value, 1 for its shadow / 0 for itself).
+    llvm::DenseMap<std::pair<llvm::Value *, unsigned>, llvm::Value *> Loaded;
+    uint64_t Size = 0;
+    llvm::Instruction *Base = nullptr; ///< placeholder for the popped address
+  };
+  llvm::Value *recordField(llvm::BasicBlock *BB, llvm::Value *V, bool Shadow,
+                           llvm::Type *Ty);
+  void emitPops();
+  void emitPushes();
+
+  // ---- Reverse sweep (ReverseSweep.cpp) ----
+  void buildReverse();
+  void reverseBlock(llvm::BasicBlock *BB);
+  void reverseInstruction(llvm::Instruction &I);
+  void reverseLoad(llvm::LoadInst &LI);
+  void reverseStore(llvm::StoreInst &SI);
+  void reverseCall(llvm::CallBase &Call);
+  void reverseMath(llvm::CallBase &Call, MathOp Op);
+  void reverseDifferentiatedCall(llvm::CallBase &Call);
+  void reverseMemTransfer(llvm::CallBase &Call);
+  void reverseRealloc(llvm::CallBase &Call);
+  void reverseArithmetic(llvm::Instruction &I);
+  void reverseAggregate(llvm::Instruction &I);
+  void branchToPredecessors(llvm::BasicBlock *BB);
+  /// The primal value of \p V in the reverse sweep (taped if needed).
+  llvm::Value *primal(llvm::Value *V);
+  /// The shadow of pointer \p V in the reverse sweep (taped).
+  llvm::Value *shadow(llvm::Value *V);
+  llvm::Value *takeAdjoint(llvm::Value *V);
+  void addAdjoint(llvm::Value *V, llvm::Value *D);
+  void addToShadowMemory(llvm::Value *ShadowPtr, llvm::Value *D,
+                         llvm::Align Alignment);
+  llvm::AllocaInst *adjointSlot(llvm::Value *V);
+
+  // ---- Forward sweep (ForwardSweep.cpp) ----
+  void buildForward();
+  void createPredecessorIndices();
+  void forwardInstruction(llvm::Instruction &I);
+  void forwardCall(llvm::CallBase &Call, llvm::Instruction *FwdI);
+  void forwardDifferentiatedCall(llvm::CallBase &Call, llvm::CallBase *FwdCall);
+  void forwardReturn(llvm::ReturnInst &RI);
+  void createShadow(llvm::Instruction &I, llvm::Instruction *FwdI);
+  void completeShadowPhis();
+  llvm::Value *fwdValue(llvm::Value *V);
+  /// The shadow of \p V in the forward sweep; a null pointer for pointers
+  /// that have none (so that shadow memory never aliases primal memory).
+  llvm::Value *fwdShadow(llvm::Value *V);
+
+  // ---- Shared ----
+  /// Emits code selecting on the run-time callee of an indirect call: one
+  /// branch per possible target, \p EmitCall producing the call for one.
+  llvm::Value *
+  dispatchIndirect(llvm::IRBuilder<> &B, llvm::CallBase &Call,
+                   llvm::Value *Callee, llvm::Type *ResultTy,
+                   llvm::function_ref<llvm::Value *(llvm::IRBuilder<> &,
+                                                    llvm::Function *)>
+                       EmitCall);
+  bool reachesExit(llvm::BasicBlock *BB) const {
+    return ReachesExit.contains(BB);
+  }
+  void unsupported(const llvm::Instruction &I, const llvm::Twine &Why);
+
+  Differentiator &D;
+  DiffSignature Sig;
+  llvm::Function &P;
+  Derivative Target;
+  ActivityInfo AI;
+  const llvm::DataLayout &DL;
+  llvm::BasicBlock *Exit = nullptr;
+  llvm::DenseSet<llvm::BasicBlock *> ReachesExit;
+  /// The distinct predecessors of each block, in a fixed order: a block's
+  /// predecessor index is the position in this list.
+  llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 2>>
+      Preds;
+  llvm::DenseMap<llvm::BasicBlock *, Record> Records;
+
+  // Reverse sweep state.
+  llvm::IRBuilder<> RB;
+  llvm::BasicBlock *Current = nullptr; ///< primal block being reversed
+  llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> RevBlock;
+  llvm::DenseMap<llvm::Value *, llvm::AllocaInst *> AdjointSlots;
+  llvm::BasicBlock *RevEntry = nullptr;
+  llvm::BasicBlock *RevReturn = nullptr;
+
+  // Forward sweep state.
+  llvm::ValueToValueMapTy FwdMap;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> FwdShadows;
+  llvm::DenseMap<llvm::BasicBlock *, llvm::PHINode *> FwdPredIndex;
+  /// (primal phi, its shadow twin) pairs, completed once all blocks exist.
+  llvm::SmallVector<std::pair<llvm::PHINode *, llvm::PHINode *>, 8> ShadowPhis;
+};
+
+} // namespace capsule
+
+#endif

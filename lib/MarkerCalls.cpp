@@ -1,0 +1,243 @@
+//===- MarkerCalls.cpp - The __capsule_autodiff call-site API -------------===//
+#include "MarkerCalls.h"
+
+#include "Diagnostics.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+/// The activity markers, with Enzyme's dupnoneed meaning dup: Capsule always
+/// computes the primal, so "not needed" only permits skipping work.
+static std::optional<ArgActivity> activityOfMarker(StringRef Name) {
+  return StringSwitch<std::optional<ArgActivity>>(Name)
+      .Cases("capsule_dup", "enzyme_dup", "capsule_dupnoneed",
+             "enzyme_dupnoneed", ArgActivity::Dup)
+      .Cases("capsule_const", "enzyme_const", ArgActivity::Const)
+      .Cases("capsule_out", "enzyme_out", ArgActivity::Out)
+      .Default(std::nullopt);
+}
+
+bool isActivityMarkerGlobal(const GlobalVariable &G) {
+  return activityOfMarker(G.getName()).has_value();
+}
+
+std::optional<MarkerKind> markerKind(const Function &F) {
+  StringRef Name = F.getName();
+  for (StringRef Prefix : {"__capsule_autodiff", "__enzyme_autodiff"}) {
+    size_t Pos = Name.find(Prefix);
+    if (Pos == StringRef::npos)
+      continue;
+    StringRef Rest = Name.drop_front(Pos + Prefix.size());
+    return Rest.starts_with("_checkpointed") ? MarkerKind::AutodiffCheckpointed
+                                             : MarkerKind::Autodiff;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+/// Walks the variadic arguments of one marker call.
+class RequestParser {
+public:
+  RequestParser(CallBase &Call) : Call(Call) {}
+  std::optional<GradientRequest> parse();
+
+private:
+  struct Marker {
+    ArgActivity Activity;
+    StringRef Name;
+  };
+  static std::optional<Marker> markerOf(const Value *V);
+  bool fail(const Twine &Why) {
+    reportBadMarkerCall(Call, Why);
+    return false;
+  }
+  bool parseArgument(unsigned ParamNo);
+  bool checkResultType();
+  Value *convert(Value *V, Type *To, unsigned ParamNo);
+  std::string argName(unsigned ParamNo) const {
+    return ("argument " + Twine(ParamNo + 1) + " of '" + displayName(*Fn) +
+            "'")
+        .str();
+  }
+
+  CallBase &Call;
+  Function *Fn = nullptr;
+  unsigned Next = 1;
+  GradientRequest R;
+};
+
+} // namespace
+
+std::optional<RequestParser::Marker> RequestParser::markerOf(const Value *V) {
+  auto *Load = dyn_cast<LoadInst>(V);
+  if (!Load)
+    return std::nullopt;
+  auto *G = dyn_cast<GlobalVariable>(Load->getPointerOperand());
+  if (!G)
+    return std::nullopt;
+  if (std::optional<ArgActivity> A = activityOfMarker(G->getName()))
+    return Marker{*A, G->getName()};
+  return std::nullopt;
+}
+
+Value *RequestParser::convert(Value *V, Type *To, unsigned ParamNo) {
+  Type *From = V->getType();
+  if (From == To)
+    return V;
+  IRBuilder<> B(&Call);
+  // C's default argument promotions widen float to double and small
+  // integers to int when they pass through "...".
+  if (From->isFloatingPointTy() && To->isFloatingPointTy())
+    return B.CreateFPCast(V, To);
+  if (From->isIntegerTy() && To->isIntegerTy())
+    return B.CreateSExtOrTrunc(V, To);
+  std::string FromS, ToS;
+  raw_string_ostream(FromS) << *From;
+  raw_string_ostream(ToS) << *To;
+  fail(argName(ParamNo) + " has type " + ToS + " but the call passes " +
+       FromS);
+  return nullptr;
+}
+
+bool RequestParser::parseArgument(unsigned ParamNo) {
+  unsigned NumArgs = Call.arg_size();
+  Type *ParamTy = Fn->getFunctionType()->getParamType(ParamNo);
+  std::optional<Marker> M = markerOf(Call.getArgOperand(Next));
+  if (M && ++Next >= NumArgs)
+    return fail("activity marker '" + M->Name + "' ends the call: it must be "
+                "followed by " + argName(ParamNo));
+  Value *V = Call.getArgOperand(Next++);
+  if (std::optional<Marker> Stray = markerOf(V))
+    return fail("activity marker '" + Stray->Name + "' stands where " +
+                argName(ParamNo) + " should be");
+
+  ArgActivity A = M ? M->Activity
+                  : carriesFloat(ParamTy) ? ArgActivity::Out
+                  : ParamTy->isPointerTy() ? ArgActivity::Dup
+                                           : ArgActivity::Const;
+  StringRef How = M ? M->Name : StringRef("an unmarked argument");
+  if (A == ArgActivity::Dup) {
+    if (!ParamTy->isPointerTy())
+      return fail(How + " marks " + argName(ParamNo) +
+                  ", which is not a pointer");
+    if (Next >= NumArgs)
+      return fail(argName(ParamNo) + " is dup but the call ends before its "
+                  "shadow; pass the shadow right after it, or mark it "
+                  "capsule_const");
+    Value *Shadow = Call.getArgOperand(Next++);
+    if (markerOf(Shadow))
+      return fail("the shadow of " + argName(ParamNo) +
+                  " is missing: an activity marker stands in its place");
+    if (!Shadow->getType()->isPointerTy())
+      return fail("the shadow of " + argName(ParamNo) +
+                  " must be a pointer like the argument itself");
+    R.Shadows.push_back(Shadow);
+  }
+  if (A == ArgActivity::Out && !carriesFloat(ParamTy))
+    return fail(How + " marks " + argName(ParamNo) +
+                ", which is not floating-point; use capsule_dup for "
+                "pointers and capsule_const for the rest");
+  Value *Converted = convert(V, ParamTy, ParamNo);
+  if (!Converted)
+    return false;
+  R.Args.push_back(Converted);
+  R.Sig.Args.push_back(A);
+  return true;
+}
+
+/// The marker's declared return type receives the adjoints of the out
+/// arguments: nothing (void), one floating-point value (0 when there is no
+/// out argument), or a struct of them.
+bool RequestParser::checkResultType() {
+  Type *T = Call.getType();
+  unsigned Outs = count(R.Sig.Args, ArgActivity::Out);
+  if (T->isVoidTy())
+    return true;
+  if (T->isFloatingPointTy()) {
+    // The C header declares the marker as returning double; with no out
+    // argument the value is 0.
+    if (Outs <= 1)
+      return true;
+    return fail("the call returns one floating-point value but '" +
+                displayName(*Fn) + "' has " + Twine(Outs) +
+                " out arguments; declare the marker to return void or a "
+                "struct with one field per out argument");
+  }
+  auto *S = dyn_cast<StructType>(T);
+  if (S && S->getNumElements() == Outs &&
+      all_of(S->elements(), [](Type *E) { return E->isFloatingPointTy(); }))
+    return true;
+  return fail("the call's return type does not fit the " + Twine(Outs) +
+              " out arguments of '" + displayName(*Fn) +
+              "': use void, a floating-point type (one out argument) or a "
+              "struct of floating-point fields, one per out argument");
+}
+
+std::optional<GradientRequest> RequestParser::parse() {
+  if (Call.arg_size() == 0)
+    return fail("the first argument must be the function to differentiate"),
+           std::nullopt;
+  Fn = dyn_cast<Function>(Call.getArgOperand(0)->stripPointerCasts());
+  if (!Fn)
+    return fail("the first argument must be the function to differentiate, "
+                "e.g. (void *)f"),
+           std::nullopt;
+  if (Fn->isDeclaration())
+    return fail("'" + displayName(*Fn) +
+                "' has no body in this translation unit; only functions "
+                "defined here can be differentiated"),
+           std::nullopt;
+  if (Fn->isVarArg())
+    return fail("'" + displayName(*Fn) +
+                "' takes a variable number of arguments, which is not "
+                "supported"),
+           std::nullopt;
+  R.Call = &Call;
+  R.Sig.Fn = Fn;
+  unsigned NumParams = Fn->arg_size();
+  for (unsigned I = 0; I < NumParams; ++I) {
+    if (Next >= Call.arg_size())
+      return fail("too few arguments: '" + displayName(*Fn) + "' takes " +
+                  Twine(NumParams) + " arguments but the call passes only " +
+                  Twine(I)),
+             std::nullopt;
+    if (!parseArgument(I))
+      return std::nullopt;
+  }
+  if (Next < Call.arg_size())
+    return fail("too many arguments: '" + displayName(*Fn) + "' takes " +
+                Twine(NumParams) +
+                " arguments (plus markers and shadows), the call passes " +
+                Twine(Call.arg_size() - Next) + " more"),
+           std::nullopt;
+  Type *RetTy = Fn->getReturnType();
+  if (carriesFloat(RetTy) && !RetTy->isFloatingPointTy())
+    return fail("'" + displayName(*Fn) +
+                "' returns an aggregate of floating-point values, which "
+                "cannot be seeded; return a scalar or write the results "
+                "through a capsule_dup pointer"),
+           std::nullopt;
+  R.Sig.ActiveReturn = RetTy->isFloatingPointTy();
+  if (!checkResultType())
+    return std::nullopt;
+  return R;
+}
+
+std::optional<GradientRequest> parseGradientRequest(CallBase &Call,
+                                                    MarkerKind Kind) {
+  if (Kind == MarkerKind::AutodiffCheckpointed) {
+    reportBadMarkerCall(Call, "__capsule_autodiff_checkpointed is not yet "
+                              "supported by this version of Capsule; use "
+                              "__capsule_autodiff");
+    return std::nullopt;
+  }
+  return RequestParser(Call).parse();
+}
+
+} // namespace capsule

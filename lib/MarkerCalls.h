@@ -1,0 +1,45 @@
+//===- MarkerCalls.h - The __capsule_autodiff call-site API ------*- C++ -*-===//
+//
+// Users ask for derivatives with marker calls in Enzyme's C convention:
+//   __capsule_autodiff((void *)f, capsule_dup, x, dx, capsule_const, n);
+// Any function whose name contains __capsule_autodiff or __enzyme_autodiff
+// is a marker (C users declare siblings with other return types; C++ gets a
+// template). Activity markers are loads of the globals capsule_dup,
+// capsule_dupnoneed, capsule_const, capsule_out and their enzyme_ aliases.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_MARKERCALLS_H
+#define CAPSULE_MARKERCALLS_H
+
+#include "Signature.h"
+#include "llvm/IR/InstrTypes.h"
+
+#include <optional>
+
+namespace capsule {
+
+enum class MarkerKind { Autodiff, AutodiffCheckpointed };
+
+/// Whether calls to \p F are marker calls, and of which kind.
+std::optional<MarkerKind> markerKind(const llvm::Function &F);
+
+/// True for the globals whose loads are activity markers.
+bool isActivityMarkerGlobal(const llvm::GlobalVariable &G);
+
+/// A well-formed request for a gradient.
+struct GradientRequest {
+  llvm::CallBase *Call = nullptr;
+  DiffSignature Sig;
+  /// The primal arguments, converted to the parameter types of Sig.Fn.
+  llvm::SmallVector<llvm::Value *, 8> Args;
+  /// The shadows of the dup arguments, in order.
+  llvm::SmallVector<llvm::Value *, 4> Shadows;
+};
+
+/// Parses a marker call; reports a compile-time error and returns nothing
+/// when it is malformed.
+std::optional<GradientRequest> parseGradientRequest(llvm::CallBase &Call,
+                                                    MarkerKind Kind);
+
+} // namespace capsule
+
+#endif

@@ -1,0 +1,20 @@
+//===- Preprocess.h - Canonical form for differentiation ---------*- C++ -*-===//
+#ifndef CAPSULE_PREPROCESS_H
+#define CAPSULE_PREPROCESS_H
+
+namespace llvm {
+class Function;
+}
+
+namespace capsule {
+
+/// Clones \p F into a scratch function in canonical form for the sweeps:
+/// invokes lowered to calls (exceptions must not unwind through
+/// differentiated code), unreachable blocks removed, a single return block,
+/// promotable stack slots in SSA form (so -O0 code is not taped through
+/// memory). Debug locations are kept for diagnostics.
+llvm::Function *prepareForDifferentiation(llvm::Function &F);
+
+} // namespace capsule
+
+#endif

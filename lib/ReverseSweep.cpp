@@ -1,0 +1,507 @@
+//===- ReverseSweep.cpp - The reverse sweep of one derivative -------------===//
+//
+// Adjoints of SSA values live in stack slots of the reverse function (one
+// per active value, zero-initialised; promoted to registers afterwards), so
+// reverse blocks can be generated in any order. Taking a value's adjoint at
+// its definition also zeroes the slot: a value redefined in a loop starts
+// each iteration's reversal from zero. Adjoints of memory live in shadow
+// memory: load p -> shadow[p] += d; store v, p -> dv += shadow[p],
+// shadow[p] = 0.
+//===----------------------------------------------------------------------===//
+#include "GradientGenerator.h"
+#include "DerivativeRules.h"
+#include "Diagnostics.h"
+#include "MemoryKinds.h"
+
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+/// a + b for adjoint values: elementwise on the floating-point leaves of
+/// aggregates (other leaves of an adjoint carry nothing).
+static Value *addAdjoints(IRBuilder<> &B, Value *A, Value *C) {
+  Type *T = A->getType();
+  if (T->isFPOrFPVectorTy())
+    return B.CreateFAdd(A, C);
+  unsigned N = isa<StructType>(T) ? T->getStructNumElements()
+                                  : T->getArrayNumElements();
+  Value *Sum = A;
+  for (unsigned I = 0; I < N; ++I) {
+    Value *X = B.CreateExtractValue(A, I);
+    if (!carriesFloat(X->getType()))
+      continue;
+    Value *Y = B.CreateExtractValue(C, I);
+    Sum = B.CreateInsertValue(Sum, addAdjoints(B, X, Y), I);
+  }
+  return Sum;
+}
+
+AllocaInst *GradientGenerator::adjointSlot(Value *V) {
+  AllocaInst *&Slot = AdjointSlots[V];
+  if (!Slot) {
+    IRBuilder<> B(RevEntry, RevEntry->begin());
+    Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".adj");
+    B.SetInsertPoint(RevEntry->getTerminator());
+    B.CreateStore(Constant::getNullValue(V->getType()), Slot);
+  }
+  return Slot;
+}
+
+Value *GradientGenerator::takeAdjoint(Value *V) {
+  if (!AI.isActive(V))
+    return nullptr;
+  AllocaInst *Slot = adjointSlot(V);
+  Value *D = RB.CreateLoad(V->getType(), Slot);
+  RB.CreateStore(Constant::getNullValue(V->getType()), Slot);
+  return D;
+}
+
+void GradientGenerator::addAdjoint(Value *V, Value *Adj) {
+  if (!Adj || isa<Constant>(V) || !AI.isActive(V))
+    return;
+  AllocaInst *Slot = adjointSlot(V);
+  Value *Old = RB.CreateLoad(V->getType(), Slot);
+  RB.CreateStore(addAdjoints(RB, Old, Adj), Slot);
+}
+
+void GradientGenerator::addToShadowMemory(Value *ShadowPtr, Value *Adj,
+                                          Align Alignment) {
+  Value *Old = RB.CreateAlignedLoad(Adj->getType(), ShadowPtr, Alignment);
+  RB.CreateAlignedStore(addAdjoints(RB, Old, Adj), ShadowPtr, Alignment);
+}
+
+Value *GradientGenerator::primal(Value *V) {
+  if (isa<Constant>(V))
+    return V;
+  return recordField(Current, V, /*Shadow=*/false, V->getType());
+}
+
+Value *GradientGenerator::shadow(Value *V) {
+  if (auto *C = dyn_cast<Constant>(V)) {
+    Constant *S = D.shadowOfConstant(C);
+    return S ? S : ConstantPointerNull::get(cast<PointerType>(V->getType()));
+  }
+  return recordField(Current, V, /*Shadow=*/true, V->getType());
+}
+
+void GradientGenerator::unsupported(const Instruction &I, const Twine &Why) {
+  reportUnsupported(I, *Sig.Fn, Why);
+  D.noteFailure();
+}
+
+void GradientGenerator::buildReverse() {
+  LLVMContext &C = P.getContext();
+  Function &Rev = *Target.Rev;
+  RevEntry = BasicBlock::Create(C, "entry", &Rev);
+  for (BasicBlock &BB : P)
+    if (reachesExit(&BB))
+      RevBlock[&BB] = BasicBlock::Create(C, "rev." + BB.getName(), &Rev);
+  RevReturn = BasicBlock::Create(C, "rev.return", &Rev);
+  RB.SetInsertPoint(RevEntry);
+  RB.CreateBr(Exit ? RevBlock[Exit] : RevReturn);
+
+  for (BasicBlock &BB : reverse(P))
+    if (reachesExit(&BB))
+      reverseBlock(&BB);
+
+  // Return the adjoints of the out arguments.
+  RB.SetInsertPoint(RevReturn);
+  StructType *ResultTy = cast<StructType>(Rev.getReturnType());
+  Value *Result = PoisonValue::get(ResultTy);
+  unsigned Index = 0;
+  for (Argument &A : P.args()) {
+    if (Sig.Args[A.getArgNo()] != ArgActivity::Out)
+      continue;
+    AllocaInst *Slot = AdjointSlots.lookup(&A);
+    Value *Adj = Slot ? static_cast<Value *>(RB.CreateLoad(A.getType(), Slot))
+                      : Constant::getNullValue(A.getType());
+    Result = RB.CreateInsertValue(Result, Adj, Index++);
+  }
+  RB.CreateRet(Result);
+  emitPops();
+}
+
+void GradientGenerator::reverseBlock(BasicBlock *BB) {
+  Current = BB;
+  RB.SetInsertPoint(RevBlock[BB]);
+  Records[BB].Base = cast<Instruction>(
+      RB.CreateFreeze(PoisonValue::get(RB.getPtrTy()), "record"));
+  if (BB == Exit && Sig.ActiveReturn)
+    addAdjoint(cast<ReturnInst>(BB->getTerminator())->getReturnValue(),
+               Target.Rev->getArg(0));
+  for (Instruction &I : reverse(*BB)) {
+    if (isa<PHINode>(I))
+      break;
+    if (!I.isTerminator())
+      reverseInstruction(I);
+  }
+  branchToPredecessors(BB);
+}
+
+void GradientGenerator::branchToPredecessors(BasicBlock *BB) {
+  // Phis read their operands in parallel, so all phi adjoints are taken
+  // before any is passed on (a phi may feed another phi of the block).
+  SmallVector<std::pair<PHINode *, Value *>, 4> PhiAdjoints;
+  for (PHINode &Phi : BB->phis())
+    if (Value *Adj = takeAdjoint(&Phi))
+      PhiAdjoints.push_back({&Phi, Adj});
+
+  if (BB->isEntryBlock()) {
+    RB.CreateBr(RevReturn);
+    return;
+  }
+  auto EnterPredecessor = [&](BasicBlock *Pred) {
+    for (auto &[Phi, Adj] : PhiAdjoints)
+      addAdjoint(Phi->getIncomingValueForBlock(Pred), Adj);
+    RB.CreateBr(RevBlock[Pred]);
+  };
+  ArrayRef<BasicBlock *> Ps = Preds[BB];
+  if (Ps.size() == 1) {
+    EnterPredecessor(Ps.front());
+    return;
+  }
+  Value *Index = recordField(BB, nullptr, false, RB.getInt32Ty());
+  LLVMContext &C = P.getContext();
+  SmallVector<BasicBlock *, 4> Edges;
+  for (BasicBlock *Pred : Ps)
+    Edges.push_back(PhiAdjoints.empty()
+                        ? RevBlock[Pred]
+                        : BasicBlock::Create(C, "rev.edge", Target.Rev));
+  SwitchInst *Switch = RB.CreateSwitch(Index, Edges.back(), Ps.size() - 1);
+  for (unsigned I = 0; I + 1 < Ps.size(); ++I)
+    Switch->addCase(RB.getInt32(I), Edges[I]);
+  if (PhiAdjoints.empty())
+    return;
+  for (unsigned I = 0; I < Ps.size(); ++I) {
+    RB.SetInsertPoint(Edges[I]);
+    EnterPredecessor(Ps[I]);
+  }
+}
+
+void GradientGenerator::reverseInstruction(Instruction &I) {
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    return reverseLoad(*LI);
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    return reverseStore(*SI);
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    return reverseCall(*Call);
+  if (isa<BinaryOperator, UnaryOperator, FPExtInst, FPTruncInst, SelectInst,
+          FreezeInst>(I))
+    return reverseArithmetic(I);
+  if (isa<ExtractValueInst, InsertValueInst, ExtractElementInst,
+          InsertElementInst, ShuffleVectorInst>(I))
+    return reverseAggregate(I);
+  if (isa<BitCastInst>(I) && AI.isVaried(I.getOperand(0)) &&
+      !carriesFloat(I.getType()))
+    return unsupported(I, "floating-point value reinterpreted as bits; its "
+                          "derivative would be lost");
+  if (AI.isActive(&I))
+    unsupported(I, "no derivative rule for this instruction");
+}
+
+void GradientGenerator::reverseArithmetic(Instruction &I) {
+  Value *Adj = takeAdjoint(&I);
+  if (!Adj)
+    return;
+  auto Active = [&](unsigned K) { return AI.isActive(I.getOperand(K)); };
+  Value *A = I.getOperand(0);
+  switch (I.getOpcode()) {
+  case Instruction::FAdd:
+    addAdjoint(A, Adj);
+    addAdjoint(I.getOperand(1), Adj);
+    return;
+  case Instruction::FSub:
+    addAdjoint(A, Adj);
+    if (Active(1))
+      addAdjoint(I.getOperand(1), RB.CreateFNeg(Adj));
+    return;
+  case Instruction::FMul:
+    if (Active(0))
+      addAdjoint(A, RB.CreateFMul(Adj, primal(I.getOperand(1))));
+    if (Active(1))
+      addAdjoint(I.getOperand(1), RB.CreateFMul(Adj, primal(A)));
+    return;
+  case Instruction::FDiv: {
+    // a / b: da = d / b, db = -(d / b) * (a / b).
+    Value *Quotient = RB.CreateFDiv(Adj, primal(I.getOperand(1)));
+    addAdjoint(A, Quotient);
+    if (Active(1))
+      addAdjoint(I.getOperand(1),
+                 RB.CreateFNeg(RB.CreateFMul(Quotient, primal(&I))));
+    return;
+  }
+  case Instruction::FRem: {
+    // a - b * trunc(a / b): da = d, db = -d * trunc(a / b).
+    addAdjoint(A, Adj);
+    if (Active(1)) {
+      Value *Q = RB.CreateFDiv(primal(A), primal(I.getOperand(1)));
+      Value *T = RB.CreateUnaryIntrinsic(Intrinsic::trunc, Q);
+      addAdjoint(I.getOperand(1), RB.CreateFNeg(RB.CreateFMul(Adj, T)));
+    }
+    return;
+  }
+  case Instruction::FNeg:
+    addAdjoint(A, RB.CreateFNeg(Adj));
+    return;
+  case Instruction::FPExt:
+    addAdjoint(A, RB.CreateFPTrunc(Adj, A->getType()));
+    return;
+  case Instruction::FPTrunc:
+    addAdjoint(A, RB.CreateFPExt(Adj, A->getType()));
+    return;
+  case Instruction::Freeze:
+    addAdjoint(A, Adj);
+    return;
+  case Instruction::Select: {
+    auto &Sel = cast<SelectInst>(I);
+    Value *Cond = primal(Sel.getCondition());
+    Value *Zero = Constant::getNullValue(Adj->getType());
+    if (Active(1))
+      addAdjoint(Sel.getTrueValue(), RB.CreateSelect(Cond, Adj, Zero));
+    if (Active(2))
+      addAdjoint(Sel.getFalseValue(), RB.CreateSelect(Cond, Zero, Adj));
+    return;
+  }
+  default:
+    unsupported(I, "no derivative rule for this operation");
+  }
+}
+
+void GradientGenerator::reverseAggregate(Instruction &I) {
+  Value *Adj = takeAdjoint(&I);
+  if (!Adj)
+    return;
+  auto Zero = [](Type *T) { return Constant::getNullValue(T); };
+  if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
+    Value *Agg = EV->getAggregateOperand();
+    addAdjoint(Agg, RB.CreateInsertValue(Zero(Agg->getType()), Adj,
+                                         EV->getIndices()));
+  } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
+    Value *Inserted = IV->getInsertedValueOperand();
+    if (AI.isActive(Inserted))
+      addAdjoint(Inserted, RB.CreateExtractValue(Adj, IV->getIndices()));
+    addAdjoint(IV->getAggregateOperand(),
+               RB.CreateInsertValue(Adj, Zero(Inserted->getType()),
+                                    IV->getIndices()));
+  } else if (auto *EE = dyn_cast<ExtractElementInst>(&I)) {
+    Value *Vec = EE->getVectorOperand();
+    addAdjoint(Vec, RB.CreateInsertElement(Zero(Vec->getType()), Adj,
+                                           primal(EE->getIndexOperand())));
+  } else if (auto *IE = dyn_cast<InsertElementInst>(&I)) {
+    Value *Index = primal(IE->getOperand(2));
+    Value *Scalar = IE->getOperand(1);
+    if (AI.isActive(Scalar))
+      addAdjoint(Scalar, RB.CreateExtractElement(Adj, Index));
+    addAdjoint(IE->getOperand(0),
+               RB.CreateInsertElement(Adj, Zero(Scalar->getType()), Index));
+  } else {
+    auto &SV = cast<ShuffleVectorInst>(I);
+    auto *InTy = cast<FixedVectorType>(SV.getOperand(0)->getType());
+    unsigned N = InTy->getNumElements();
+    Value *AdjIn[2] = {Zero(InTy), Zero(InTy)};
+    for (auto [Lane, Mask] : enumerate(SV.getShuffleMask())) {
+      if (Mask < 0)
+        continue;
+      Value *&Target = AdjIn[Mask >= int(N)];
+      unsigned Src = Mask % N;
+      Value *Sum = RB.CreateFAdd(RB.CreateExtractElement(Target, Src),
+                                 RB.CreateExtractElement(Adj, Lane));
+      Target = RB.CreateInsertElement(Target, Sum, Src);
+    }
+    addAdjoint(SV.getOperand(0), AdjIn[0]);
+    addAdjoint(SV.getOperand(1), AdjIn[1]);
+  }
+}
+
+void GradientGenerator::reverseLoad(LoadInst &LI) {
+  Value *Adj = takeAdjoint(&LI);
+  if (!Adj)
+    return;
+  addToShadowMemory(shadow(LI.getPointerOperand()), Adj, LI.getAlign());
+}
+
+void GradientGenerator::reverseStore(StoreInst &SI) {
+  Value *V = SI.getValueOperand();
+  Value *Ptr = SI.getPointerOperand();
+  if (!carriesFloat(V->getType()) || !AI.hasShadow(Ptr))
+    return;
+  // The stored value overwrote whatever adjoint the location held: it moves
+  // to the stored value, and the location starts from zero before the store.
+  Value *ShadowPtr = shadow(Ptr);
+  Value *Adj = RB.CreateAlignedLoad(V->getType(), ShadowPtr, SI.getAlign());
+  RB.CreateAlignedStore(Constant::getNullValue(V->getType()), ShadowPtr,
+                        SI.getAlign());
+  addAdjoint(V, Adj);
+}
+
+void GradientGenerator::reverseCall(CallBase &Call) {
+  CalleeInfo Info = classifyCall(Call);
+  switch (Info.Kind) {
+  case CalleeKind::Math:
+    return reverseMath(Call, Info.Math);
+  case CalleeKind::Module:
+  case CalleeKind::Indirect:
+    return reverseDifferentiatedCall(Call);
+  case CalleeKind::MemTransfer:
+    return reverseMemTransfer(Call);
+  case CalleeKind::MemSet: {
+    // Memory overwritten with a constant passes no adjoint on.
+    Value *Dst = Call.getArgOperand(0);
+    if (AI.hasShadow(Dst))
+      RB.CreateMemSet(shadow(Dst), RB.getInt8(0),
+                      primal(Call.getArgOperand(2)), MaybeAlign());
+    return;
+  }
+  case CalleeKind::Alloc:
+  case CalleeKind::Calloc:
+  case CalleeKind::AlignedAlloc:
+    RB.CreateCall(D.abi().shadowRelease(), {shadow(&Call)});
+    return;
+  case CalleeKind::Realloc:
+    return reverseRealloc(Call);
+  case CalleeKind::Free: {
+    Value *Ptr = Call.getArgOperand(0);
+    if (AI.hasShadow(Ptr))
+      RB.CreateCall(D.abi().shadowNoteFree(), {shadow(Ptr)});
+    return;
+  }
+  case CalleeKind::PointerCast:
+  case CalleeKind::NoDerivative:
+    return;
+  case CalleeKind::External:
+    for (const Use &U : Call.args())
+      if (AI.isVaried(U) || AI.hasShadow(U))
+        return unsupported(
+            Call, "call to a function without a body and without a known "
+                  "derivative ('" +
+                      (Info.Fn ? displayName(*Info.Fn) : "inline asm") +
+                      "'); define it in this translation unit or pass "
+                      "only constant data to it");
+    return;
+  }
+}
+
+void GradientGenerator::reverseMath(CallBase &Call, MathOp Op) {
+  Value *Adj = takeAdjoint(&Call);
+  if (!Adj)
+    return;
+  unsigned N = Call.arg_size();
+  SmallVector<bool, 3> Wanted;
+  for (unsigned I = 0; I < N; ++I)
+    Wanted.push_back(AI.isActive(Call.getArgOperand(I)));
+  auto Arg = [&](unsigned I) { return primal(Call.getArgOperand(I)); };
+  auto Result = [&]() { return primal(&Call); };
+  SmallVector<Value *, 3> Adjs =
+      mathAdjoints(RB, Op, N, Wanted, PrimalOperands{Arg, Result}, Adj);
+  for (unsigned I = 0; I < N; ++I)
+    addAdjoint(Call.getArgOperand(I), Adjs[I]);
+}
+
+void GradientGenerator::reverseDifferentiatedCall(CallBase &Call) {
+  Function *Callee = Call.getCalledFunction();
+  DiffSignature S = D.signatureAtCall(Call, Callee, AI);
+  Value *RetAdj = nullptr;
+  if (S.ActiveReturn)
+    RetAdj = takeAdjoint(&Call);
+  auto EmitRev = [&](IRBuilder<> &B, Function *Fn) -> Value * {
+    DiffSignature Each = S;
+    Each.Fn = Fn;
+    Function *Rev = D.get(Each).Rev;
+    return RetAdj ? B.CreateCall(Rev, {RetAdj}) : B.CreateCall(Rev, {});
+  };
+  Value *Result =
+      Callee ? EmitRev(RB, Callee)
+             : dispatchIndirect(RB, Call, primal(Call.getCalledOperand()),
+                                reverseResultType(Call.getFunctionType(), S.Args),
+                                EmitRev);
+  unsigned Index = 0;
+  for (unsigned I = 0; I < S.Args.size(); ++I)
+    if (S.Args[I] == ArgActivity::Out)
+      addAdjoint(Call.getArgOperand(I),
+                 RB.CreateExtractValue(Result, Index++));
+}
+
+void GradientGenerator::reverseMemTransfer(CallBase &Call) {
+  Value *Dst = Call.getArgOperand(0), *Src = Call.getArgOperand(1);
+  if (!AI.hasShadow(Dst))
+    return;
+  ElementKind Kind = copiedElementKind(Call);
+  if (Kind == ElementKind::Pointer || Kind == ElementKind::Integer)
+    return;
+  if (Kind == ElementKind::Unknown)
+    return unsupported(Call, "cannot tell whether this copy moves "
+                             "floating-point data (mixed or unknown element "
+                             "types)");
+  Value *Len = RB.CreateZExtOrTrunc(primal(Call.getArgOperand(2)),
+                                    RB.getInt64Ty());
+  if (!AI.hasShadow(Src)) {
+    RB.CreateMemSet(shadow(Dst), RB.getInt8(0), Len, MaybeAlign());
+    return;
+  }
+  Type *ElemTy = Kind == ElementKind::F32 ? RB.getFloatTy() : RB.getDoubleTy();
+  RB.CreateCall(D.abi().copyAdjoint(ElemTy), {shadow(Src), shadow(Dst), Len});
+}
+
+void GradientGenerator::reverseRealloc(CallBase &Call) {
+  ElementKind Kind = copiedElementKind(Call);
+  Value *NewShadow = shadow(&Call);
+  Value *Old = Call.getArgOperand(0);
+  if (Kind == ElementKind::F64 || Kind == ElementKind::F32) {
+    Type *ElemTy =
+        Kind == ElementKind::F32 ? RB.getFloatTy() : RB.getDoubleTy();
+    if (AI.hasShadow(Old))
+      RB.CreateCall(D.abi().reallocAdjoint(ElemTy), {shadow(Old), NewShadow});
+  } else if (Kind == ElementKind::Unknown) {
+    return unsupported(Call, "cannot tell whether this reallocation moves "
+                             "floating-point data");
+  }
+  RB.CreateCall(D.abi().shadowRelease(), {NewShadow});
+}
+
+Value *GradientGenerator::dispatchIndirect(
+    IRBuilder<> &B, CallBase &Call, Value *Callee, Type *ResultTy,
+    function_ref<Value *(IRBuilder<> &, Function *)> EmitCall) {
+  LLVMContext &C = B.getContext();
+  BasicBlock *Here = B.GetInsertBlock();
+  Function *Fn = Here->getParent();
+  BasicBlock *Join;
+  if (B.GetInsertPoint() == Here->end()) {
+    Join = BasicBlock::Create(C, "dispatch.join", Fn);
+  } else {
+    Join = Here->splitBasicBlock(B.GetInsertPoint(), "dispatch.join");
+    Here->getTerminator()->eraseFromParent();
+    B.SetInsertPoint(Here);
+  }
+  SmallVector<std::pair<Value *, BasicBlock *>, 4> Results;
+  for (Function *Target : indirectCallTargets(D.module(),
+                                              Call.getFunctionType())) {
+    BasicBlock *Taken = BasicBlock::Create(C, "dispatch.call", Fn, Join);
+    BasicBlock *Next = BasicBlock::Create(C, "dispatch.next", Fn, Join);
+    B.CreateCondBr(B.CreateICmpEQ(Callee, Target), Taken, Next);
+    B.SetInsertPoint(Taken);
+    Value *R = EmitCall(B, Target);
+    Results.push_back({R, B.GetInsertBlock()});
+    B.CreateBr(Join);
+    B.SetInsertPoint(Next);
+  }
+  std::string Site = "an indirect call in '" + displayName(*Sig.Fn) + "'";
+  if (const DebugLoc &DL = Call.getDebugLoc())
+    Site = (DL->getFilename() + ":" + Twine(DL.getLine())).str();
+  B.CreateCall(D.abi().unknownCallTarget(),
+               {Callee, B.CreateGlobalString(Site, "capsule.site")});
+  B.CreateUnreachable();
+
+  B.SetInsertPoint(Join, Join->begin());
+  if (ResultTy->isVoidTy())
+    return nullptr;
+  PHINode *Phi = B.CreatePHI(ResultTy, Results.size());
+  for (auto &[V, BB] : Results)
+    Phi->addIncoming(V, BB);
+  return Phi;
+}
+
+} // namespace capsule

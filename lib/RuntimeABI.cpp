@@ -1,0 +1,184 @@
+//===- RuntimeABI.cpp - Runtime entry points used by generated code -------===//
+#include "RuntimeABI.h"
+
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+enum TapeField { TopField = 0, ChunkEndField = 1, ChunkBeginField = 2 };
+
+RuntimeABI::RuntimeABI(Module &M) : M(M) {
+  LLVMContext &C = M.getContext();
+  PointerType *Ptr = PointerType::getUnqual(C);
+  TapeTy = StructType::get(C, {Ptr, Ptr, Ptr});
+  Tape = M.getGlobalVariable("__capsule_tape");
+  if (!Tape) {
+    Tape = new GlobalVariable(M, TapeTy, /*isConstant=*/false,
+                              GlobalValue::ExternalLinkage, nullptr,
+                              "__capsule_tape", nullptr,
+                              GlobalValue::InitialExecTLSModel);
+  }
+}
+
+FunctionCallee RuntimeABI::function(StringRef Name, Type *Ret,
+                                    ArrayRef<Type *> Params) {
+  FunctionCallee Callee =
+      M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
+  if (auto *F = dyn_cast<Function>(Callee.getCallee()))
+    F->addFnAttr(Attribute::NoUnwind);
+  return Callee;
+}
+
+Value *RuntimeABI::tapeField(IRBuilder<> &B, unsigned Index) {
+  Value *TLS = B.CreateThreadLocalAddress(Tape);
+  return B.CreateStructGEP(TapeTy, TLS, Index);
+}
+
+// Both fast paths branch to the slow path only at chunk boundaries, which
+// the branch weights tell the optimizer.
+Value *RuntimeABI::emitTapePush(IRBuilder<> &B, uint64_t Bytes) {
+  LLVMContext &C = B.getContext();
+  Type *Ptr = B.getPtrTy();
+  Value *TopAddr = tapeField(B, TopField);
+  Value *Top = B.CreateLoad(Ptr, TopAddr, "tape.top");
+  Value *End = B.CreateLoad(Ptr, tapeField(B, ChunkEndField), "tape.end");
+  Value *Room = B.CreatePtrDiff(B.getInt8Ty(), End, Top);
+  Value *Full = B.CreateICmpSLT(Room, B.getInt64(Bytes));
+
+  BasicBlock *Here = B.GetInsertBlock();
+  BasicBlock *Next = Here->splitBasicBlock(B.GetInsertPoint(), "tape.pushed");
+  BasicBlock *Slow = BasicBlock::Create(C, "tape.push.slow", Here->getParent(),
+                                        Next);
+  BasicBlock *Fast = BasicBlock::Create(C, "tape.push.fast", Here->getParent(),
+                                        Next);
+  Here->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Here);
+  B.CreateCondBr(Full, Slow, Fast,
+                 MDBuilder(C).createBranchWeights(1, 1 << 20));
+
+  B.SetInsertPoint(Slow);
+  Value *SlowRec = B.CreateCall(
+      function("__capsule_tape_push_slow", Ptr, {B.getInt64Ty()}),
+      {B.getInt64(Bytes)});
+  B.CreateBr(Next);
+
+  B.SetInsertPoint(Fast);
+  B.CreateStore(B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Top, Bytes),
+                TopAddr);
+  B.CreateBr(Next);
+
+  B.SetInsertPoint(Next, Next->begin());
+  PHINode *Rec = B.CreatePHI(Ptr, 2, "tape.rec");
+  Rec->addIncoming(SlowRec, Slow);
+  Rec->addIncoming(Top, Fast);
+  return Rec;
+}
+
+Value *RuntimeABI::emitTapePop(IRBuilder<> &B, uint64_t Bytes) {
+  LLVMContext &C = B.getContext();
+  Type *Ptr = B.getPtrTy();
+  Value *TopAddr = tapeField(B, TopField);
+  Value *Top = B.CreateLoad(Ptr, TopAddr, "tape.top");
+  Value *Begin =
+      B.CreateLoad(Ptr, tapeField(B, ChunkBeginField), "tape.begin");
+  Value *Empty = B.CreateICmpEQ(Top, Begin);
+
+  BasicBlock *Here = B.GetInsertBlock();
+  BasicBlock *Next = Here->splitBasicBlock(B.GetInsertPoint(), "tape.popped");
+  BasicBlock *Slow =
+      BasicBlock::Create(C, "tape.pop.slow", Here->getParent(), Next);
+  BasicBlock *Fast =
+      BasicBlock::Create(C, "tape.pop.fast", Here->getParent(), Next);
+  Here->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Here);
+  B.CreateCondBr(Empty, Slow, Fast,
+                 MDBuilder(C).createBranchWeights(1, 1 << 20));
+
+  B.SetInsertPoint(Slow);
+  Value *SlowRec = B.CreateCall(
+      function("__capsule_tape_pop_slow", Ptr, {B.getInt64Ty()}),
+      {B.getInt64(Bytes)});
+  B.CreateBr(Next);
+
+  B.SetInsertPoint(Fast);
+  Value *FastRec = B.CreateConstInBoundsGEP1_64(
+      B.getInt8Ty(), Top, -static_cast<int64_t>(Bytes));
+  B.CreateStore(FastRec, TopAddr);
+  B.CreateBr(Next);
+
+  B.SetInsertPoint(Next, Next->begin());
+  PHINode *Rec = B.CreatePHI(Ptr, 2, "tape.rec");
+  Rec->addIncoming(SlowRec, Slow);
+  Rec->addIncoming(FastRec, Fast);
+  return Rec;
+}
+
+FunctionCallee RuntimeABI::gradientBegin() {
+  return function("__capsule_gradient_begin",
+                  Type::getVoidTy(M.getContext()), {});
+}
+FunctionCallee RuntimeABI::gradientForwardDone() {
+  return function("__capsule_gradient_forward_done",
+                  Type::getVoidTy(M.getContext()), {});
+}
+FunctionCallee RuntimeABI::gradientEnd() {
+  return function("__capsule_gradient_end", Type::getVoidTy(M.getContext()),
+                  {});
+}
+
+static StringRef elementSuffix(Type *ElementTy) {
+  return ElementTy->isFloatTy() ? "f32" : "f64";
+}
+
+FunctionCallee RuntimeABI::copyAdjoint(Type *ElementTy) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function(("__capsule_copy_adjoint_" + elementSuffix(ElementTy)).str(),
+                  Type::getVoidTy(C), {Ptr, Ptr, Type::getInt64Ty(C)});
+}
+
+FunctionCallee RuntimeABI::unknownCallTarget() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  FunctionCallee Callee = function("__capsule_unknown_call_target",
+                                   Type::getVoidTy(C), {Ptr, Ptr});
+  cast<Function>(Callee.getCallee())->setDoesNotReturn();
+  return Callee;
+}
+
+FunctionCallee RuntimeABI::shadowAlloc() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_shadow_alloc", PointerType::getUnqual(C),
+                  {Type::getInt64Ty(C)});
+}
+
+FunctionCallee RuntimeABI::shadowRealloc() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_shadow_realloc", Ptr, {Ptr, Type::getInt64Ty(C)});
+}
+
+FunctionCallee RuntimeABI::reallocAdjoint(Type *ElementTy) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function(
+      ("__capsule_realloc_adjoint_" + elementSuffix(ElementTy)).str(),
+      Type::getVoidTy(C), {Ptr, Ptr});
+}
+
+FunctionCallee RuntimeABI::shadowNoteFree() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_shadow_note_free", Type::getVoidTy(C),
+                  {PointerType::getUnqual(C)});
+}
+
+FunctionCallee RuntimeABI::shadowRelease() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_shadow_release", Type::getVoidTy(C),
+                  {PointerType::getUnqual(C)});
+}
+
+} // namespace capsule

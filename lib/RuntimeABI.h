@@ -1,0 +1,56 @@
+//===- RuntimeABI.h - Runtime entry points used by generated code -*- C++ -*-===//
+//
+// The pass-side mirror of runtime/abi.h: declares the runtime's globals and
+// functions in the module being transformed and emits the inline tape fast
+// paths. Change both files together.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_RUNTIMEABI_H
+#define CAPSULE_RUNTIMEABI_H
+
+#include "llvm/IR/IRBuilder.h"
+
+namespace capsule {
+
+class RuntimeABI {
+public:
+  explicit RuntimeABI(llvm::Module &M);
+
+  /// Reserves \p Bytes on the tape; returns the address of the record.
+  llvm::Value *emitTapePush(llvm::IRBuilder<> &B, uint64_t Bytes);
+  /// Pops \p Bytes off the tape; returns the address of the record.
+  llvm::Value *emitTapePop(llvm::IRBuilder<> &B, uint64_t Bytes);
+
+  llvm::FunctionCallee gradientBegin();
+  llvm::FunctionCallee gradientForwardDone();
+  llvm::FunctionCallee gradientEnd();
+  /// void (ptr dsrc, ptr ddst, i64 bytes), for f64 or f32 elements.
+  llvm::FunctionCallee copyAdjoint(llvm::Type *ElementTy);
+  /// void (ptr target, ptr site) — never returns.
+  llvm::FunctionCallee unknownCallTarget();
+  /// ptr (i64 bytes): zeroed shadow of a heap allocation.
+  llvm::FunctionCallee shadowAlloc();
+  /// ptr (ptr old shadow, i64 bytes): shadow of realloc's result; copies the
+  /// old shadow's contents.
+  llvm::FunctionCallee shadowRealloc();
+  /// void (ptr dold, ptr dnew): the adjoint of realloc's copy of f64/f32
+  /// elements (the runtime knows both shadows' sizes).
+  llvm::FunctionCallee reallocAdjoint(llvm::Type *ElementTy);
+  /// void (ptr shadow): the primal was freed; the shadow goes when the
+  /// reverse sweep passes its allocation.
+  llvm::FunctionCallee shadowNoteFree();
+  /// void (ptr shadow): the reverse sweep passed the allocation.
+  llvm::FunctionCallee shadowRelease();
+
+private:
+  llvm::Value *tapeField(llvm::IRBuilder<> &B, unsigned Index);
+  llvm::FunctionCallee function(llvm::StringRef Name, llvm::Type *Ret,
+                                llvm::ArrayRef<llvm::Type *> Params);
+
+  llvm::Module &M;
+  llvm::StructType *TapeTy;
+  llvm::GlobalVariable *Tape;
+};
+
+} // namespace capsule
+
+#endif

@@ -1,0 +1,49 @@
+//===- Signature.h - Which arguments and result are differentiated -*- C++ -*-===//
+#ifndef CAPSULE_SIGNATURE_H
+#define CAPSULE_SIGNATURE_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Function.h"
+
+#include <tuple>
+
+namespace capsule {
+
+/// How one argument of a differentiated function takes part.
+enum class ArgActivity : uint8_t {
+  Const, ///< no derivative
+  Dup,   ///< pointer with a shadow holding adjoints of the pointee
+  Out    ///< floating-point value whose adjoint the reverse sweep returns
+};
+
+/// A function together with the activity of its arguments and result: the
+/// key of a derivative. The same function may be differentiated with several
+/// signatures.
+struct DiffSignature {
+  llvm::Function *Fn = nullptr;
+  llvm::SmallVector<ArgActivity, 8> Args;
+  bool ActiveReturn = false;
+
+  bool operator<(const DiffSignature &O) const {
+    return std::tie(Fn, Args, ActiveReturn) <
+           std::tie(O.Fn, O.Args, O.ActiveReturn);
+  }
+};
+
+/// True if values of type \p T carry floating-point data whose derivative
+/// Capsule tracks (floating-point scalars, vectors and aggregates holding
+/// them).
+inline bool carriesFloat(llvm::Type *T) {
+  if (T->isFPOrFPVectorTy())
+    return !T->getScalarType()->isX86_FP80Ty() &&
+           !T->getScalarType()->isFP128Ty();
+  if (auto *S = llvm::dyn_cast<llvm::StructType>(T))
+    return llvm::any_of(S->elements(), carriesFloat);
+  if (auto *A = llvm::dyn_cast<llvm::ArrayType>(T))
+    return carriesFloat(A->getElementType());
+  return false;
+}
+
+} // namespace capsule
+
+#endif
