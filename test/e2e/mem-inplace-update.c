@@ -42,7 +42,7 @@ int main(void) {
   for (int i = 0; i < N; i++) {
     char name[32];
     snprintf(name, sizeof name, "primal x[%d] updated", i);
-    check_close(name, x[i], want_x[i], 0, 0);
+    check_cf(name, x[i], want_x[i]);
   }
 
   memcpy(x, x0, sizeof x0);

@@ -54,6 +54,14 @@ def stub_tail(src, cxx):
             lines.append('%s %s(void *fn, ...) { %s r; (void)fn; '
                          'memset(&r, 0, sizeof r); return r; }' %
                          (ret, name, ret))
+    if 'capsule_get_stats' in src:
+        lines.append('void capsule_get_stats(capsule_stats_t *o) '
+                     '{ memset(o, 0, sizeof *o); }')
+        lines.append('void capsule_reset_stats(void) {}')
+        lines.append('static uint64_t stub_limit;')
+        lines.append('void capsule_set_tape_limit(uint64_t b) '
+                     '{ stub_limit = b; }')
+        lines.append('uint64_t capsule_tape_limit(void) { (void)stub_limit; return 12345; }')
     for v in INTS:
         lines.append('int %s = %d;' % (v, 1000 + INTS.index(v)))
     if cxx:
