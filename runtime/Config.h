@@ -1,0 +1,43 @@
+//===- Config.h - Runtime settings from the environment -------------------===//
+//
+// CAPSULE_TAPE_LIMIT and CAPSULE_STATS, the capsule_set_tape_limit() override,
+// and the messages that stop the program when a setting is invalid or the
+// tape limit is reached.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_RUNTIME_CONFIG_H
+#define CAPSULE_RUNTIME_CONFIG_H
+
+#include <cstdint>
+#include <optional>
+
+namespace capsule {
+
+/// Parses a tape limit: a byte count such as "1048576", optionally with a
+/// K/M/G/T suffix (powers of 1024, optionally followed by "iB" or "B", any
+/// case, and a fraction such as "1.5GiB"), or "0"/"none"/"unlimited" (all
+/// mean no limit and give 0). Returns nothing if Text is not one of these.
+std::optional<uint64_t> parseByteCount(const char *Text);
+
+/// Parses an on/off switch: 1/yes/true/on or 0/no/false/off, any case.
+std::optional<bool> parseSwitch(const char *Text);
+
+/// A byte count formatted for people, e.g. "64.0 MiB" with one decimal or
+/// "512 B" below a KiB.
+struct ByteText {
+  char Text[32];
+};
+ByteText formatBytes(uint64_t Bytes, int Decimals);
+
+/// The tape limit in force, in bytes (0: none). Reads CAPSULE_TAPE_LIMIT the
+/// first time unless capsule_set_tape_limit() came first.
+uint64_t tapeLimit();
+
+/// Whether CAPSULE_STATS asks for a line per gradient call. Read once.
+bool statsEnabled();
+
+/// Stops the program because a push would take the tape past Limit.
+[[noreturn]] void failTapeLimit(uint64_t Limit);
+
+} // namespace capsule
+
+#endif // CAPSULE_RUNTIME_CONFIG_H

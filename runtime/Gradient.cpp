@@ -1,0 +1,75 @@
+//===- Gradient.cpp - Bracketing of gradient calls and their statistics ---===//
+#include "Config.h"
+#include "Support.h"
+#include "Tape.h"
+
+#include "capsule/capsule.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <time.h>
+
+namespace {
+
+// Seconds on a clock that only moves forward.
+double now() {
+  timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return static_cast<double>(T.tv_sec) + static_cast<double>(T.tv_nsec) * 1e-9;
+}
+
+__thread double CallStart;
+
+// Process-wide, so a program can read them from any thread; written only at
+// the end of a call.
+pthread_mutex_t StatsMutex = PTHREAD_MUTEX_INITIALIZER;
+capsule_stats_t Stats;
+
+void printCall(uint64_t Call, uint64_t PeakBytes, double Seconds) {
+  std::fprintf(stderr,
+               "capsule: gradient call %llu: peak tape %s (%llu bytes), "
+               "%.6f s\n",
+               static_cast<unsigned long long>(Call),
+               capsule::formatBytes(PeakBytes, 2).Text,
+               static_cast<unsigned long long>(PeakBytes), Seconds);
+}
+
+} // namespace
+
+extern "C" void __capsule_gradient_begin(void) {
+  // Read both settings now, so a bad value stops the program before any work.
+  capsule::tapeLimit();
+  capsule::statsEnabled();
+  capsule::tapeReset();
+  CallStart = now();
+}
+
+extern "C" void __capsule_gradient_forward_done(void) {
+  capsule::tapeRecordPeak();
+}
+
+extern "C" void __capsule_gradient_end(void) {
+  double Seconds = now() - CallStart;
+  uint64_t PeakBytes = capsule::tapePeakBytes();
+  uint64_t Call;
+  {
+    capsule::MutexLock Lock(StatsMutex);
+    Call = ++Stats.calls;
+    Stats.last_tape_bytes = PeakBytes;
+    Stats.peak_tape_bytes = std::max(Stats.peak_tape_bytes, PeakBytes);
+    Stats.last_seconds = Seconds;
+    Stats.total_seconds += Seconds;
+  }
+  if (capsule::statsEnabled())
+    printCall(Call, PeakBytes, Seconds);
+}
+
+extern "C" void capsule_get_stats(capsule_stats_t *Out) {
+  capsule::MutexLock Lock(StatsMutex);
+  *Out = Stats;
+}
+
+extern "C" void capsule_reset_stats(void) {
+  capsule::MutexLock Lock(StatsMutex);
+  Stats = capsule_stats_t{};
+}

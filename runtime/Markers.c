@@ -1,0 +1,13 @@
+/*===- Markers.c - Capsule's activity marker globals ----------------------===*
+ *
+ * The pass recognizes these by name where they are passed to a marker call;
+ * the values only have to differ. They live in their own object file so the
+ * linker pulls it in only when a program refers to one of them, and a
+ * program defining its own enzyme_* markers never clashes with the runtime.
+ *===----------------------------------------------------------------------===*/
+#include "capsule/capsule.h"
+
+int capsule_dup = 1;
+int capsule_dupnoneed = 2;
+int capsule_const = 3;
+int capsule_out = 4;

@@ -1,0 +1,29 @@
+//===- Support.h - Small helpers shared by the runtime's files ------------===//
+//
+// The runtime is linked into C programs by the plain C driver, so it must
+// need nothing beyond libc and libm: no libstdc++ (no std::mutex, no
+// std::string, no thread-safe statics, no exceptions). These helpers stand in
+// for the few library pieces it would otherwise use.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_RUNTIME_SUPPORT_H
+#define CAPSULE_RUNTIME_SUPPORT_H
+
+#include <pthread.h>
+
+namespace capsule {
+
+/// Holds a pthread mutex for the lifetime of the object.
+class MutexLock {
+public:
+  explicit MutexLock(pthread_mutex_t &M) : M(M) { pthread_mutex_lock(&M); }
+  ~MutexLock() { pthread_mutex_unlock(&M); }
+  MutexLock(const MutexLock &) = delete;
+  MutexLock &operator=(const MutexLock &) = delete;
+
+private:
+  pthread_mutex_t &M;
+};
+
+} // namespace capsule
+
+#endif // CAPSULE_RUNTIME_SUPPORT_H

@@ -1,0 +1,220 @@
+//===- Tape.cpp - The chunked LIFO tape -----------------------------------===//
+//
+// Generated code pushes and pops inline (abi.h) and lands here only at chunk
+// boundaries. Invariants that keep the inline paths right:
+//   - a record never straddles two chunks, so a chunk below the current one
+//     ends exactly where its last record ends;
+//   - no chunk below the current one is empty, so popping from an empty
+//     chunk always has a record waiting in the chunk below;
+//   - a chunk's usable end is capped at the room the tape limit left when the
+//     chunk was started, so the inline push can never pass the limit.
+//===----------------------------------------------------------------------===//
+#include "Tape.h"
+#include "Config.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <pthread.h>
+
+// Zero-initialized, so the very first push of a thread takes the slow path.
+__thread capsule_tape_state __capsule_tape
+    __attribute__((tls_model("initial-exec")));
+
+namespace {
+
+// Header in front of a chunk's bytes; 16-byte aligned so records are too.
+struct alignas(16) Chunk {
+  Chunk *Below;        // the chunk under this one, null for the bottom chunk
+  char *BelowTop;      // Below's top when this chunk was started
+  char *End;           // usable end: capacity capped at the limit's room
+  uint64_t Capacity;   // bytes allocated after the header
+  uint64_t BytesBelow; // bytes in use in all chunks below
+
+  char *begin() { return reinterpret_cast<char *>(this + 1); }
+};
+
+// What a thread's tape needs besides the inline state in __capsule_tape.
+// Plain data in __thread storage: a C++ thread_local with a destructor would
+// need libstdc++, so a pthread key frees the chunks when the thread exits.
+struct ThreadTape {
+  // One emptied chunk kept for reuse, so a loop pushing and popping across a
+  // boundary does not malloc and free a chunk each time.
+  Chunk *Spare;
+  uint64_t Peak;
+  capsule::TapeChunkCounts Chunks;
+  bool CleanupRegistered;
+};
+
+__thread ThreadTape ThisThread;
+std::atomic<uint64_t> ChunkBytes{capsule::DefaultChunkBytes};
+pthread_key_t CleanupKey;
+pthread_once_t CleanupKeyOnce = PTHREAD_ONCE_INIT;
+
+Chunk *currentChunk() {
+  char *Begin = __capsule_tape.chunk_begin;
+  return Begin ? reinterpret_cast<Chunk *>(Begin) - 1 : nullptr;
+}
+
+uint64_t bytesInUse(Chunk *C) {
+  return C ? C->BytesBelow + (__capsule_tape.top - C->begin()) : 0;
+}
+
+[[noreturn]] void failAllocation(uint64_t Bytes) {
+  std::fprintf(stderr,
+               "capsule: out of memory allocating %llu bytes of gradient "
+               "tape; set CAPSULE_TAPE_LIMIT to stop earlier with a clear "
+               "message\n",
+               static_cast<unsigned long long>(Bytes));
+  std::exit(3);
+}
+
+Chunk *allocateChunk(ThreadTape &T, uint64_t Capacity) {
+  auto *C = static_cast<Chunk *>(std::malloc(sizeof(Chunk) + Capacity));
+  if (!C)
+    failAllocation(Capacity);
+  C->Capacity = Capacity;
+  ++T.Chunks.Allocated;
+  ++T.Chunks.Held;
+  return C;
+}
+
+void freeChunk(ThreadTape &T, Chunk *C) {
+  if (!C)
+    return;
+  std::free(C);
+  --T.Chunks.Held;
+}
+
+// Keeps C as the spare if it is larger than the one kept so far.
+void release(ThreadTape &T, Chunk *C) {
+  if (T.Spare && T.Spare->Capacity >= C->Capacity) {
+    freeChunk(T, C);
+    return;
+  }
+  freeChunk(T, T.Spare);
+  T.Spare = C;
+}
+
+// Frees or keeps every chunk from Top down and leaves no current chunk.
+void releaseStack(ThreadTape &T, Chunk *Top) {
+  while (Top) {
+    Chunk *Below = Top->Below;
+    release(T, Top);
+    Top = Below;
+  }
+  __capsule_tape = capsule_tape_state{};
+}
+
+// A chunk that can hold at least N bytes; Room (>= N) is what the tape limit
+// still allows, so no more than that is allocated. The spare serves if it is
+// as large as a new chunk would be.
+Chunk *acquire(ThreadTape &T, uint64_t N, uint64_t Room) {
+  uint64_t Capacity = std::min(std::max(ChunkBytes.load(), N), Room);
+  if (T.Spare && T.Spare->Capacity >= Capacity) {
+    Chunk *C = T.Spare;
+    T.Spare = nullptr;
+    return C;
+  }
+  return allocateChunk(T, Capacity);
+}
+
+[[noreturn]] void failPopPastBottom(uint64_t N) {
+  std::fprintf(stderr,
+               "capsule: internal error: a %llu-byte record was popped from "
+               "the gradient tape but none was pushed\n",
+               static_cast<unsigned long long>(N));
+  std::abort();
+}
+
+// Runs at thread exit with the exiting thread's TLS still in place.
+void freeThreadTape(void *) {
+  capsule::tapeFree();
+  // A later key destructor may use the tape again and must register anew.
+  ThisThread.CleanupRegistered = false;
+}
+
+void createCleanupKey() { pthread_key_create(&CleanupKey, freeThreadTape); }
+
+// Arranges for this thread's chunks to be freed when it exits; called before
+// its first chunk is allocated.
+void registerCleanup(ThreadTape &T) {
+  if (T.CleanupRegistered)
+    return;
+  pthread_once(&CleanupKeyOnce, createCleanupKey);
+  // The value only has to be non-null for the destructor to run.
+  pthread_setspecific(CleanupKey, &T);
+  T.CleanupRegistered = true;
+}
+
+} // namespace
+
+extern "C" void *__capsule_tape_push_slow(uint64_t N) {
+  ThreadTape &T = ThisThread;
+  Chunk *Current = currentChunk();
+  uint64_t InUse = bytesInUse(Current);
+  uint64_t Limit = capsule::tapeLimit();
+  if (Limit && (InUse > Limit || N > Limit - InUse))
+    capsule::failTapeLimit(Limit);
+  uint64_t Room = Limit ? Limit - InUse : UINT64_MAX;
+
+  Chunk *Below = Current;
+  char *BelowTop = __capsule_tape.top;
+  // An empty chunk (too small for this record) must not stay below.
+  if (Current && BelowTop == Current->begin()) {
+    Below = Current->Below;
+    BelowTop = Current->BelowTop;
+    release(T, Current);
+  }
+
+  registerCleanup(T);
+  Chunk *C = acquire(T, N, Room);
+  C->Below = Below;
+  C->BelowTop = BelowTop;
+  C->BytesBelow = InUse;
+  C->End = C->begin() + std::min(C->Capacity, Room);
+  __capsule_tape = {C->begin() + N, C->End, C->begin()};
+  T.Peak = std::max(T.Peak, InUse + N);
+  return C->begin();
+}
+
+extern "C" void *__capsule_tape_pop_slow(uint64_t N) {
+  Chunk *Current = currentChunk();
+  Chunk *Below = Current ? Current->Below : nullptr;
+  if (!Below || uint64_t(Current->BelowTop - Below->begin()) < N)
+    failPopPastBottom(N);
+  char *Record = Current->BelowTop - N;
+  release(ThisThread, Current);
+  __capsule_tape = {Record, Below->End, Below->begin()};
+  return Record;
+}
+
+namespace capsule {
+
+uint64_t tapeBytesInUse() { return bytesInUse(currentChunk()); }
+
+void tapeReset() {
+  ThreadTape &T = ThisThread;
+  releaseStack(T, currentChunk());
+  T.Peak = 0;
+}
+
+void tapeRecordPeak() {
+  ThreadTape &T = ThisThread;
+  T.Peak = std::max(T.Peak, tapeBytesInUse());
+}
+
+void tapeFree() {
+  tapeReset();
+  freeChunk(ThisThread, ThisThread.Spare);
+  ThisThread.Spare = nullptr;
+}
+
+uint64_t tapePeakBytes() { return ThisThread.Peak; }
+
+TapeChunkCounts tapeChunkCounts() { return ThisThread.Chunks; }
+
+void setTapeChunkBytes(uint64_t Bytes) { ChunkBytes.store(Bytes); }
+
+} // namespace capsule

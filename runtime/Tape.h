@@ -1,0 +1,74 @@
+//===- Tape.h - Internal C++ API of the tape ------------------------------===//
+//
+// The tape behind abi.h, as seen from the rest of the runtime and from its
+// unit tests. Each thread has its own tape: a LIFO stack of chunks, each
+// DefaultChunkBytes (4 MiB) unless a single record needs more or the tape
+// limit leaves less room. A chunk's header remembers the chunk below it and
+// where that chunk's top was, so popping can step back across boundaries.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_RUNTIME_TAPE_H
+#define CAPSULE_RUNTIME_TAPE_H
+
+#include "abi.h"
+
+#include <cstdint>
+
+namespace capsule {
+
+/// Capacity of a chunk when no record forces a larger one. Large enough that
+/// the slow paths are rare, small enough that a thread's idle tape (at most
+/// its bottom chunk plus one spare) stays cheap.
+constexpr uint64_t DefaultChunkBytes = uint64_t(4) << 20;
+
+/// Pushes N bytes exactly as generated code does (abi.h): inline unless the
+/// current chunk is too full.
+inline void *tapePush(uint64_t N) {
+  capsule_tape_state &T = __capsule_tape;
+  if (uint64_t(T.chunk_end - T.top) < N)
+    return __capsule_tape_push_slow(N);
+  void *Record = T.top;
+  T.top += N;
+  return Record;
+}
+
+/// Pops the N-byte record pushed last, exactly as generated code does.
+inline void *tapePop(uint64_t N) {
+  capsule_tape_state &T = __capsule_tape;
+  if (T.top == T.chunk_begin)
+    return __capsule_tape_pop_slow(N);
+  T.top -= N;
+  return T.top;
+}
+
+/// Bytes pushed and not yet popped on this thread's tape.
+uint64_t tapeBytesInUse();
+
+/// Empties this thread's tape (whatever an abandoned call left behind) and
+/// restarts its peak at zero.
+void tapeReset();
+
+/// As tapeReset(), and frees all of this thread's tape memory, including the
+/// spare chunk that tapeReset() keeps for the next call.
+void tapeFree();
+
+/// Raises this thread's peak to the bytes in use now.
+void tapeRecordPeak();
+
+/// The largest tape this thread held since tapeReset() at a recorded point:
+/// every slow push and every tapeRecordPeak().
+uint64_t tapePeakBytes();
+
+/// How this thread's tape used malloc: for tests of the chunk reuse.
+struct TapeChunkCounts {
+  uint64_t Allocated; // chunks allocated since the thread started
+  uint64_t Held;      // chunks allocated and not yet freed
+};
+TapeChunkCounts tapeChunkCounts();
+
+/// Sets the capacity of chunks allocated from now on, process-wide. Lets the
+/// unit tests cross many chunk boundaries with little memory.
+void setTapeChunkBytes(uint64_t Bytes);
+
+} // namespace capsule
+
+#endif // CAPSULE_RUNTIME_TAPE_H
