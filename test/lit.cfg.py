@@ -1,0 +1,56 @@
+# lit configuration of Capsule's tests: test/ir (opt + FileCheck), test/e2e
+# (programs built with the pass, then run) and test/tools. The runtime's
+# GoogleTest binary is the sub-suite test/unit, configured in test/unit/.
+import os
+
+import lit.formats
+
+config.name = "Capsule"
+# bash, so RUN lines may use $(...), loops and the like.
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".ll", ".c", ".cpp", ".test", ".sh"]
+# Headers shared by tests and the inputs of tests are not tests.
+config.excludes = ["include", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.capsule_obj_root, "test")
+
+
+def tool(name):
+    return os.path.join(config.llvm_tools_dir, name)
+
+
+# LLVM 19's tools first: the machine's default clang and FileCheck may be
+# older.
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])]
+)
+for var in ["HOME", "TMPDIR"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+# Tests that want these set them; the caller's values must not leak in.
+for var in ["CAPSULE_STATS", "CAPSULE_TAPE_LIMIT"]:
+    config.environment.pop(var, None)
+
+include_flags = "-I{0}/include -I{0}/test/e2e/include".format(
+    config.capsule_src_root
+)
+# Patterns are regular expressions applied in order; \b stops %clang from
+# matching the start of %clangxx, and `not` is only replaced where a command
+# starts.
+config.substitutions += [
+    (r"%clangxx\b", tool("clang++")),
+    (r"%clang\b", tool("clang")),
+    (r"%opt\b", tool("opt")),
+    (r"%plugin\b", config.capsule_plugin),
+    (
+        r"%capsule_cflags\b",
+        "-fpass-plugin={} {}".format(config.capsule_plugin, include_flags),
+    ),
+    (r"%capsule_ldflags\b", config.capsule_runtime + " -lm"),
+    (r"%capsule_config\b", config.capsule_config),
+    (r"%build_dir\b", config.capsule_obj_root),
+    (r"%src_root\b", config.capsule_src_root),
+    (r"%cmake\b", config.cmake_command),
+    (r"(?<![\w/.%-])FileCheck\b", tool("FileCheck")),
+    (r"(^\s*|[|;&(]\s*)not(?=\s)", r"\g<1>" + tool("not")),
+]
