@@ -20,6 +20,16 @@ PreservedAnalyses ProtectMarkersPass::run(Module &M, ModuleAnalysisManager &) {
       G.setExternallyInitialized(true);
       Changed = true;
     }
+  // Two marker calls in two branches must not be merged into one call
+  // through a phi of function pointers.
+  for (Function &F : M)
+    if (markerKind(F))
+      for (User *U : F.users())
+        if (auto *Call = dyn_cast<CallBase>(U))
+          if (!Call->hasFnAttr(Attribute::NoMerge)) {
+            Call->addFnAttr(Attribute::NoMerge);
+            Changed = true;
+          }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
@@ -44,23 +54,28 @@ SmallVector<MarkerCall, 8> findMarkerCalls(Module &M) {
   return Calls;
 }
 
-/// Packs the adjoints of the out arguments into the marker's return type
-/// (checked by the parser): nothing, one value, or a struct.
-Value *packResult(IRBuilder<> &B, Type *RetTy, Value *Adjoints) {
+/// Hands the adjoints of the out arguments (a struct, one field per out
+/// argument) to the caller in the form the parser checked: nothing, one
+/// value, the sret slot, or the ABI's coerced register type, which is read
+/// back from the struct's memory image.
+Value *packResult(IRBuilder<> &B, const GradientRequest &R, Value *Adjoints) {
+  Type *RetTy = R.Call->getType();
+  if (R.ResultSlot) {
+    B.CreateStore(Adjoints, R.ResultSlot);
+    return nullptr;
+  }
   if (RetTy->isVoidTy())
     return nullptr;
-  auto Element = [&](unsigned I, Type *To) {
-    return B.CreateFPCast(B.CreateExtractValue(Adjoints, I), To);
-  };
   if (RetTy->isFloatingPointTy())
     return Adjoints->getType()->getStructNumElements()
-               ? Element(0, RetTy)
+               ? B.CreateFPCast(B.CreateExtractValue(Adjoints, 0), RetTy)
                : ConstantFP::get(RetTy, 0.0);
-  Value *Result = PoisonValue::get(RetTy);
-  for (unsigned I = 0; I < RetTy->getStructNumElements(); ++I)
-    Result = B.CreateInsertValue(
-        Result, Element(I, RetTy->getStructElementType(I)), I);
-  return Result;
+  Function *Caller = B.GetInsertBlock()->getParent();
+  IRBuilder<> Entry(&Caller->getEntryBlock(),
+                    Caller->getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Image = Entry.CreateAlloca(Adjoints->getType());
+  B.CreateStore(Adjoints, Image);
+  return B.CreateLoad(RetTy, Image);
 }
 
 void lowerRequest(Differentiator &D, const GradientRequest &R) {
@@ -83,7 +98,7 @@ void lowerRequest(Differentiator &D, const GradientRequest &R) {
     Seed.push_back(ConstantFP::get(R.Sig.Fn->getReturnType(), 1.0));
   Value *Adjoints = B.CreateCall(Dv.Rev, Seed);
   B.CreateCall(ABI.gradientEnd());
-  if (Value *Result = packResult(B, Call.getType(), Adjoints))
+  if (Value *Result = packResult(B, R, Adjoints))
     Call.replaceAllUsesWith(Result);
 }
 

@@ -25,10 +25,10 @@ private:
   std::optional<llvm::FunctionPassManager> Cleanup;
 };
 
-/// Runs at the very start of the pipeline: marks the activity-marker
-/// globals as externally initialized, so that no optimization folds a load
-/// of `int enzyme_dup;` (defined, zero, never stored) into the constant 0
-/// before the marker calls are lowered.
+/// Runs at the very start of the pipeline, so that optimization before the
+/// autodiff pass keeps marker calls readable: marks the activity-marker
+/// globals as externally initialized (no load of `int enzyme_dup;`, defined,
+/// zero and never stored, is folded into 0) and marker calls as nomerge.
 class ProtectMarkersPass : public llvm::PassInfoMixin<ProtectMarkersPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);

@@ -63,7 +63,10 @@ void GradientGenerator::buildForward() {
   CloneFunctionInto(&Fwd, &P, FwdMap, CloneFunctionChangeType::LocalChangesOnly,
                     Returns);
   dropPrimalOnlyAttributes(Fwd, Fwd.getReturnType() != P.getReturnType());
+  // Cloning copied the primal's linkage and calling convention (fastcc for
+  // static functions at -O2); the forward sweep is called with its own.
   Fwd.setLinkage(GlobalValue::InternalLinkage);
+  Fwd.setCallingConv(CallingConv::C);
 
   createPredecessorIndices();
   ReversePostOrderTraversal<Function *> RPOT(&P);
@@ -114,15 +117,18 @@ void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {
   IRBuilder<> B(FwdI->getNextNode());
   Value *S = nullptr;
   if (auto *Alloca = dyn_cast<AllocaInst>(&I)) {
-    AllocaInst *Twin = B.CreateAlloca(Alloca->getAllocatedType(),
-                                      fwdValue(Alloca->getArraySize()));
-    Twin->setAlignment(Alloca->getAlign());
+    // The reverse sweep runs after this frame is gone, so the shadow of a
+    // stack slot lives on the shadow heap until the reverse sweep passes the
+    // slot.
     Value *Bytes = B.CreateMul(
         B.CreateZExtOrTrunc(fwdValue(Alloca->getArraySize()), B.getInt64Ty()),
         B.getInt64(DL.getTypeAllocSize(Alloca->getAllocatedType())));
-    B.CreateMemSet(Twin, B.getInt8(0), Bytes, Alloca->getAlign());
-    S = Twin;
+    S = B.CreateCall(D.abi().shadowAlloc(), {Bytes});
   } else if (auto *Phi = dyn_cast<PHINode>(&I)) {
+    // Phis go ahead of the block's debug records: insert through the
+    // block's first-non-phi iterator, not an instruction position.
+    BasicBlock *FwdBB = FwdI->getParent();
+    B.SetInsertPoint(FwdBB, FwdBB->getFirstNonPHIIt());
     PHINode *Twin = B.CreatePHI(Phi->getType(), Phi->getNumIncomingValues());
     ShadowPhis.push_back({Phi, Twin});
     S = Twin;

@@ -2,6 +2,7 @@
 #include "MarkerCalls.h"
 
 #include "Diagnostics.h"
+#include "Differentiator.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
@@ -153,10 +154,26 @@ bool RequestParser::parseArgument(unsigned ParamNo) {
 
 /// The marker's declared return type receives the adjoints of the out
 /// arguments: nothing (void), one floating-point value (0 when there is no
-/// out argument), or a struct of them.
+/// out argument), or a struct with one field per out argument, of its type,
+/// in order. The C ABI may return such a struct in memory (sret) or coerce
+/// it into other register types ({float, float} becomes <2 x float>), so
+/// structs are checked by size.
 bool RequestParser::checkResultType() {
-  Type *T = Call.getType();
+  const DataLayout &DL = Call.getDataLayout();
   unsigned Outs = count(R.Sig.Args, ArgActivity::Out);
+  TypeSize Needed = DL.getTypeStoreSize(
+      reverseResultType(Fn->getFunctionType(), R.Sig.Args));
+  auto Mismatch = [&] {
+    return fail("the call's return type does not fit the " + Twine(Outs) +
+                " out arguments of '" + displayName(*Fn) +
+                "': use void, a floating-point type (one out argument) or a "
+                "struct with one field per out argument, of its type");
+  };
+  if (R.ResultSlot) {
+    Type *T = Call.getParamStructRetType(0);
+    return Outs && DL.getTypeStoreSize(T) == Needed ? true : Mismatch();
+  }
+  Type *T = Call.getType();
   if (T->isVoidTy())
     return true;
   if (T->isFloatingPointTy()) {
@@ -169,21 +186,18 @@ bool RequestParser::checkResultType() {
                 " out arguments; declare the marker to return void or a "
                 "struct with one field per out argument");
   }
-  auto *S = dyn_cast<StructType>(T);
-  if (S && S->getNumElements() == Outs &&
-      all_of(S->elements(), [](Type *E) { return E->isFloatingPointTy(); }))
-    return true;
-  return fail("the call's return type does not fit the " + Twine(Outs) +
-              " out arguments of '" + displayName(*Fn) +
-              "': use void, a floating-point type (one out argument) or a "
-              "struct of floating-point fields, one per out argument");
+  return Outs && DL.getTypeStoreSize(T) == Needed ? true : Mismatch();
 }
 
 std::optional<GradientRequest> RequestParser::parse() {
-  if (Call.arg_size() == 0)
+  if (Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet)) {
+    R.ResultSlot = Call.getArgOperand(0);
+    Next = 2;
+  }
+  if (Call.arg_size() < Next)
     return fail("the first argument must be the function to differentiate"),
            std::nullopt;
-  Fn = dyn_cast<Function>(Call.getArgOperand(0)->stripPointerCasts());
+  Fn = dyn_cast<Function>(Call.getArgOperand(Next - 1)->stripPointerCasts());
   if (!Fn)
     return fail("the first argument must be the function to differentiate, "
                 "e.g. (void *)f"),

@@ -33,6 +33,9 @@ struct GradientRequest {
   llvm::SmallVector<llvm::Value *, 8> Args;
   /// The shadows of the dup arguments, in order.
   llvm::SmallVector<llvm::Value *, 4> Shadows;
+  /// Where the adjoints go when the marker returns a struct in memory (the
+  /// call's sret argument); null when they are returned in registers.
+  llvm::Value *ResultSlot = nullptr;
 };
 
 /// Parses a marker call; reports a compile-time error and returns nothing

@@ -195,6 +195,8 @@ void GradientGenerator::reverseInstruction(Instruction &I) {
   if (isa<ExtractValueInst, InsertValueInst, ExtractElementInst,
           InsertElementInst, ShuffleVectorInst>(I))
     return reverseAggregate(I);
+  if (isa<AllocaInst>(I) && AI.hasShadow(&I))
+    return (void)RB.CreateCall(D.abi().shadowFree(), {shadow(&I)});
   if (isa<BitCastInst>(I) && AI.isVaried(I.getOperand(0)) &&
       !carriesFloat(I.getType()))
     return unsupported(I, "floating-point value reinterpreted as bits; its "

@@ -181,4 +181,10 @@ FunctionCallee RuntimeABI::shadowRelease() {
                   {PointerType::getUnqual(C)});
 }
 
+FunctionCallee RuntimeABI::shadowFree() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_shadow_free", Type::getVoidTy(C),
+                  {PointerType::getUnqual(C)});
+}
+
 } // namespace capsule

@@ -40,6 +40,8 @@ public:
   llvm::FunctionCallee shadowNoteFree();
   /// void (ptr shadow): the reverse sweep passed the allocation.
   llvm::FunctionCallee shadowRelease();
+  /// void (ptr shadow): frees the shadow of a stack slot.
+  llvm::FunctionCallee shadowFree();
 
 private:
   llvm::Value *tapeField(llvm::IRBuilder<> &B, unsigned Index);

@@ -27,7 +27,7 @@ Value *GradientGenerator::recordField(BasicBlock *BB, Value *V, bool Shadow,
   R.Fields.push_back({V, Shadow, Ty, Offset});
   // Loads go right after the placeholder, so they dominate the whole
   // reverse block however it is split later.
-  IRBuilder<> B(R.Base->getNextNode());
+  IRBuilder<> B(R.Base->getParent(), std::next(R.Base->getIterator()));
   Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), R.Base, Offset);
   LoadInst *Load = B.CreateAlignedLoad(Ty, Addr, A);
   R.Loaded[Key] = Load;

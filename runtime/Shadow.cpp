@@ -81,3 +81,8 @@ extern "C" void __capsule_shadow_release(void *Shadow) {
   if (Shadow && headerOf(Shadow)->PrimalFreed)
     free(headerOf(Shadow));
 }
+
+extern "C" void __capsule_shadow_free(void *Shadow) {
+  if (Shadow)
+    free(headerOf(Shadow));
+}

@@ -70,6 +70,10 @@ void __capsule_realloc_adjoint_f64(void *old_shadow, void *new_shadow);
 void __capsule_realloc_adjoint_f32(void *old_shadow, void *new_shadow);
 void __capsule_shadow_note_free(void *shadow);
 void __capsule_shadow_release(void *shadow);
+// Frees a shadow whatever became of the primal: used for the shadows of
+// stack slots, which must outlive the forward sweep's frame and die when the
+// reverse sweep passes the slot.
+void __capsule_shadow_free(void *shadow);
 
 // An indirect call in differentiated code reached a function that has no
 // derivative (not defined in the module, or of another type). Never returns.
