@@ -220,20 +220,55 @@ void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
   FwdShadows[&Call] = Shadow;
 }
 
+/// A byval argument is copied for the callee, so its shadow is copied too:
+/// pointer fields mirror the caller's shadow pointers, floating-point fields
+/// start from zero (the copy's adjoints are its own until the reverse sweep
+/// hands them back to the caller's object).
+Value *GradientGenerator::forwardByValShadow(CallBase &Call, unsigned ArgNo) {
+  auto *FwdCall = cast<Instruction>(FwdMap[&Call]);
+  IRBuilder<> B(FwdCall);
+  Type *Ty = Call.getParamByValType(ArgNo);
+  Value *Copy = B.CreateCall(D.abi().shadowAlloc(),
+                             {B.getInt64(DL.getTypeAllocSize(Ty))});
+  Value *Original = fwdShadow(Call.getArgOperand(ArgNo));
+  for (const MemoryRun &Run : layoutRuns(Ty, DL))
+    if (Run.Kind == ElementKind::Pointer)
+      B.CreateMemCpy(B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Copy,
+                                                  Run.Offset),
+                     MaybeAlign(),
+                     B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Original,
+                                                  Run.Offset),
+                     MaybeAlign(), Run.Bytes);
+  FwdByValShadows[{&Call, ByValShadowField + ArgNo}] = Copy;
+  return Copy;
+}
+
 void GradientGenerator::forwardDifferentiatedCall(CallBase &Call,
                                                   CallBase *FwdCall) {
   Function *Callee = Call.getCalledFunction();
   DiffSignature S = D.signatureAtCall(Call, Callee, AI);
   SmallVector<Value *, 8> Args(FwdCall->args());
+  IRBuilder<> B(FwdCall);
   for (unsigned K = 0; K < S.Args.size(); ++K)
     if (S.Args[K] == ArgActivity::Dup)
-      Args.push_back(fwdShadow(Call.getArgOperand(K)));
+      Args.push_back(Call.isByValArgument(K)
+                         ? forwardByValShadow(Call, K)
+                         : fwdShadow(Call.getArgOperand(K)));
 
-  IRBuilder<> B(FwdCall);
   auto EmitFwd = [&](IRBuilder<> &CB, Function *Fn) -> Value * {
     DiffSignature Each = S;
     Each.Fn = Fn;
-    return CB.CreateCall(D.get(Each).Fwd, Args);
+    CallInst *New = CB.CreateCall(D.get(Each).Fwd, Args);
+    // ABI attributes (byval, sret, zeroext, ...) of the primal arguments
+    // must match the forward sweep's parameters, which carry them.
+    AttributeList Attrs = New->getAttributes();
+    for (unsigned K = 0; K < FwdCall->arg_size(); ++K)
+      Attrs = Attrs.addParamAttributes(
+          New->getContext(), K,
+          AttrBuilder(New->getContext(),
+                      FwdCall->getAttributes().getParamAttrs(K)));
+    New->setAttributes(Attrs);
+    return New;
   };
   Type *ResultTy = forwardReturnType(Call.getType());
   Value *Result =

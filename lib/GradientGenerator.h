@@ -32,21 +32,28 @@ public:
 
 private:
   // ---- Tape records (TapeRecords.cpp) ----
+  /// What a record field holds about its value V.
+  enum FieldKind : unsigned {
+    PrimalField = 0, ///< V itself
+    ShadowField = 1, ///< the shadow of pointer V
+    /// + K: the shadow copy made for byval argument K of call V
+    ByValShadowField = 2
+  };
   struct Field {
     llvm::Value *V; ///< the primal value; null for the predecessor index
-    bool Shadow;    ///< the shadow of V rather than V
+    unsigned Kind;  ///< a FieldKind
     llvm::Type *Ty;
     uint64_t Offset;
   };
   struct Record {
     llvm::SmallVector<Field, 8> Fields;
-    /// Keyed by (value, 1 for its shadow / 0 for itself).
+    /// Keyed by (value, field kind).
     llvm::DenseMap<std::pair<llvm::Value *, unsigned>, llvm::Value *> Loaded;
     uint64_t Size = 0;
     llvm::Instruction *Base = nullptr; ///< placeholder for the popped address
   };
-  llvm::Value *recordField(llvm::BasicBlock *BB, llvm::Value *V, bool Shadow,
-                           llvm::Type *Ty);
+  llvm::Value *recordField(llvm::BasicBlock *BB, llvm::Value *V,
+                           unsigned Kind, llvm::Type *Ty);
   void emitPops();
   void emitPushes();
 
@@ -56,6 +63,7 @@ private:
   void reverseInstruction(llvm::Instruction &I);
   void reverseLoad(llvm::LoadInst &LI);
   void reverseStore(llvm::StoreInst &SI);
+  void reverseIntegerStore(llvm::StoreInst &SI);
   void reverseCall(llvm::CallBase &Call);
   void reverseMath(llvm::CallBase &Call, MathOp Op);
   void reverseDifferentiatedCall(llvm::CallBase &Call);
@@ -80,6 +88,8 @@ private:
   void forwardInstruction(llvm::Instruction &I);
   void forwardCall(llvm::CallBase &Call, llvm::Instruction *FwdI);
   void forwardDifferentiatedCall(llvm::CallBase &Call, llvm::CallBase *FwdCall);
+  llvm::Value *forwardByValShadow(llvm::CallBase &Call, unsigned ArgNo);
+  void reverseByValShadow(llvm::CallBase &Call, unsigned ArgNo);
   void forwardReturn(llvm::ReturnInst &RI);
   void createShadow(llvm::Instruction &I, llvm::Instruction *FwdI);
   void completeShadowPhis();
@@ -130,6 +140,9 @@ private:
   llvm::DenseMap<llvm::BasicBlock *, llvm::PHINode *> FwdPredIndex;
   /// (primal phi, its shadow twin) pairs, completed once all blocks exist.
   llvm::SmallVector<std::pair<llvm::PHINode *, llvm::PHINode *>, 8> ShadowPhis;
+  /// Shadow copies made for byval arguments, keyed like record fields.
+  llvm::DenseMap<std::pair<llvm::Value *, unsigned>, llvm::Value *>
+      FwdByValShadows;
 };
 
 } // namespace capsule

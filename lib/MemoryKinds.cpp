@@ -1,9 +1,13 @@
 //===- MemoryKinds.cpp - What kind of data a copy moves -------------------===//
 #include "MemoryKinds.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Metadata.h"
 
 using namespace llvm;
 
@@ -50,18 +54,80 @@ struct Evidence {
   }
 };
 
-/// Types of the accesses made directly through \p Ptr.
+/// Whether two address computations certainly give the same address.
+bool sameAddress(const Value *A, const Value *B) {
+  if (A == B)
+    return true;
+  auto *GA = dyn_cast<GEPOperator>(A), *GB = dyn_cast<GEPOperator>(B);
+  return GA && GB && GA->getSourceElementType() == GB->getSourceElementType() &&
+         GA->getNumOperands() == GB->getNumOperands() &&
+         sameAddress(GA->getPointerOperand(), GB->getPointerOperand()) &&
+         std::equal(GA->idx_begin(), GA->idx_end(), GB->idx_begin());
+}
+
+/// Pointers kept in memory (`a->v = realloc(a->v, n)`) are accessed through
+/// other loads of the same field: those loads, in the same function.
+SmallVector<const LoadInst *, 4> reloadsOf(const Value *Address,
+                                           const Function &F) {
+  SmallVector<const LoadInst *, 4> Loads;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (auto *LI = dyn_cast<LoadInst>(&I))
+        if (LI->getType()->isPointerTy() &&
+            sameAddress(LI->getPointerOperand(), Address))
+          Loads.push_back(LI);
+  return Loads;
+}
+
+void addDirectUses(Evidence &E, const Value *Ptr);
+
+/// Types of the accesses made through \p Ptr, directly or through reloads
+/// of the memory it was stored to or loaded from.
 void addUses(Evidence &E, const Value *Ptr) {
-  for (const User *U : Ptr->users()) {
-    if (auto *LI = dyn_cast<LoadInst>(U))
-      E.addType(LI->getType());
-    else if (auto *SI = dyn_cast<StoreInst>(U)) {
-      if (SI->getPointerOperand() == Ptr)
-        E.addType(SI->getValueOperand()->getType());
-    } else if (auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
-      if (GEP->getPointerOperand() == Ptr)
-        E.addType(GEP->getSourceElementType());
+  addDirectUses(E, Ptr);
+  const Function *F = nullptr;
+  if (auto *I = dyn_cast<Instruction>(Ptr))
+    F = I->getFunction();
+  if (!F)
+    return;
+  SmallVector<const Value *, 4> Addresses;
+  if (auto *LI = dyn_cast<LoadInst>(Ptr))
+    Addresses.push_back(LI->getPointerOperand());
+  for (const User *U : Ptr->users())
+    if (auto *SI = dyn_cast<StoreInst>(U))
+      if (SI->getValueOperand() == Ptr)
+        Addresses.push_back(SI->getPointerOperand());
+  for (const Value *Address : Addresses)
+    for (const LoadInst *Reload : reloadsOf(Address, *F))
+      if (Reload != Ptr)
+        addDirectUses(E, Reload);
+}
+
+/// Types of the accesses made directly through \p Ptr, or through the
+/// phis and selects that merge it with other pointers (a pointer kept in a
+/// loop-carried variable).
+void addDirectUses(Evidence &E, const Value *Ptr) {
+  SmallVector<const Value *, 8> Work{Ptr};
+  SmallPtrSet<const Value *, 8> Seen{Ptr};
+  while (!Work.empty()) {
+    const Value *P = Work.pop_back_val();
+    for (const User *U : P->users()) {
+      if (auto *LI = dyn_cast<LoadInst>(U))
+        E.addType(LI->getType());
+      else if (auto *SI = dyn_cast<StoreInst>(U)) {
+        if (SI->getPointerOperand() == P)
+          E.addType(SI->getValueOperand()->getType());
+      } else if (auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
+        if (GEP->getPointerOperand() == P)
+          E.addType(GEP->getSourceElementType());
+      } else if (isa<PHINode, SelectInst>(U) && Seen.insert(U).second) {
+        Work.push_back(U);
+      }
     }
+    if (auto *Phi = dyn_cast<PHINode>(P))
+      for (const Value *In : Phi->incoming_values())
+        if (In->getType()->isPointerTy() && Seen.insert(In).second)
+          Work.push_back(In);
   }
 }
 
@@ -92,6 +158,79 @@ ElementKind copiedElementKind(const CallBase &Call) {
     addPointer(E, Call.getArgOperand(0));
   }
   return E.kind();
+}
+
+ElementKind accessKindFromTBAA(const Instruction &I) {
+  auto *Tag = dyn_cast_or_null<MDNode>(I.getMetadata(LLVMContext::MD_tbaa));
+  if (!Tag || Tag->getNumOperands() < 2)
+    return ElementKind::Unknown;
+  auto *Access = dyn_cast<MDNode>(Tag->getOperand(1));
+  auto *Name = Access && Access->getNumOperands()
+                   ? dyn_cast<MDString>(Access->getOperand(0))
+                   : nullptr;
+  if (!Name)
+    return ElementKind::Unknown;
+  StringRef N = Name->getString();
+  if (N == "double")
+    return ElementKind::F64;
+  if (N == "float")
+    return ElementKind::F32;
+  if (N == "any pointer" || N.starts_with("p1 ") || N.starts_with("p2 "))
+    return ElementKind::Pointer;
+  if (N == "omnipotent char" || N == "vtable pointer")
+    return ElementKind::Unknown;
+  return ElementKind::Integer;
+}
+
+static void appendRuns(Type *T, uint64_t Offset, const DataLayout &DL,
+                       SmallVectorImpl<MemoryRun> &Runs) {
+  auto Append = [&](ElementKind Kind) {
+    uint64_t Bytes = DL.getTypeStoreSize(T);
+    if (!Runs.empty() && Runs.back().Kind == Kind &&
+        Runs.back().Offset + Runs.back().Bytes == Offset)
+      Runs.back().Bytes += Bytes;
+    else
+      Runs.push_back({Offset, Bytes, Kind});
+  };
+  if (T->isDoubleTy())
+    Append(ElementKind::F64);
+  else if (T->isFloatTy())
+    Append(ElementKind::F32);
+  else if (T->isPointerTy())
+    Append(ElementKind::Pointer);
+  else if (auto *S = dyn_cast<StructType>(T)) {
+    const StructLayout *SL = DL.getStructLayout(S);
+    for (unsigned I = 0; I < S->getNumElements(); ++I)
+      appendRuns(S->getElementType(I), Offset + SL->getElementOffset(I), DL,
+                 Runs);
+  } else if (auto *A = dyn_cast<ArrayType>(T)) {
+    uint64_t Stride = DL.getTypeAllocSize(A->getElementType());
+    for (uint64_t I = 0; I < A->getNumElements(); ++I)
+      appendRuns(A->getElementType(), Offset + I * Stride, DL, Runs);
+  } else if (auto *V = dyn_cast<FixedVectorType>(T)) {
+    uint64_t Stride = DL.getTypeAllocSize(V->getElementType());
+    for (unsigned I = 0; I < V->getNumElements(); ++I)
+      appendRuns(V->getElementType(), Offset + I * Stride, DL, Runs);
+  }
+}
+
+SmallVector<MemoryRun, 4> layoutRuns(Type *T, const DataLayout &DL) {
+  SmallVector<MemoryRun, 4> Runs;
+  appendRuns(T, 0, DL, Runs);
+  return Runs;
+}
+
+Type *scalarTypeOf(ElementKind Kind, LLVMContext &C) {
+  switch (Kind) {
+  case ElementKind::F64:
+    return Type::getDoubleTy(C);
+  case ElementKind::F32:
+    return Type::getFloatTy(C);
+  case ElementKind::Pointer:
+    return PointerType::getUnqual(C);
+  default:
+    return nullptr;
+  }
 }
 
 } // namespace capsule

@@ -8,9 +8,15 @@
 #ifndef CAPSULE_MEMORYKINDS_H
 #define CAPSULE_MEMORYKINDS_H
 
+#include "llvm/ADT/SmallVector.h"
+
 namespace llvm {
 class CallBase;
-}
+class DataLayout;
+class Instruction;
+class LLVMContext;
+class Type;
+} // namespace llvm
 
 namespace capsule {
 
@@ -20,6 +26,25 @@ enum class ElementKind { F64, F32, Pointer, Integer, Unknown };
 /// a realloc. Unknown when the evidence is missing or mixes floating-point
 /// with other data.
 ElementKind copiedElementKind(const llvm::CallBase &Call);
+
+/// The kind of data a load or store accesses according to its TBAA tag;
+/// Unknown without a tag or for `omnipotent char`.
+ElementKind accessKindFromTBAA(const llvm::Instruction &I);
+
+/// A contiguous stretch of one kind of data inside a type's memory image.
+struct MemoryRun {
+  uint64_t Offset;
+  uint64_t Bytes;
+  ElementKind Kind;
+};
+
+/// The floating-point and pointer stretches of \p T's memory image (integer
+/// and padding bytes are left out), adjacent stretches of a kind merged.
+llvm::SmallVector<MemoryRun, 4> layoutRuns(llvm::Type *T,
+                                           const llvm::DataLayout &DL);
+
+/// double, float or ptr for those kinds; null for the others.
+llvm::Type *scalarTypeOf(ElementKind Kind, llvm::LLVMContext &C);
 
 } // namespace capsule
 

@@ -1,6 +1,8 @@
 //===- Preprocess.cpp - Canonical form for differentiation ----------------===//
 #include "Preprocess.h"
 
+#include "MemoryKinds.h"
+
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -60,6 +62,43 @@ static void promoteStackSlots(Function &F) {
     PromoteMemToReg(Promotable, DT);
 }
 
+/// Optimization turns small copies (memcpy of 8 bytes, struct assignment)
+/// into integer loads and stores. Where TBAA says the integers are really
+/// doubles, floats or pointers, the copy is retyped so that the sweeps see
+/// what it moves. Integer copies left untyped are checked by the reverse
+/// sweep.
+static void retypeIntegerCopies(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  SmallVector<LoadInst *, 8> Loads;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *LI = dyn_cast<LoadInst>(&I))
+        if (LI->getType()->isIntegerTy() && !LI->use_empty() &&
+            all_of(LI->users(), [&](const User *U) {
+              auto *SI = dyn_cast<StoreInst>(U);
+              return SI && SI->getValueOperand() == LI;
+            }))
+          Loads.push_back(LI);
+  for (LoadInst *LI : Loads) {
+    Type *T = scalarTypeOf(accessKindFromTBAA(*LI), F.getContext());
+    if (!T || DL.getTypeStoreSize(T) != DL.getTypeStoreSize(LI->getType()))
+      continue;
+    IRBuilder<> B(LI);
+    LoadInst *Typed = B.CreateAlignedLoad(T, LI->getPointerOperand(),
+                                          LI->getAlign(), LI->isVolatile());
+    Typed->copyMetadata(*LI);
+    for (User *U : make_early_inc_range(LI->users())) {
+      auto *SI = cast<StoreInst>(U);
+      IRBuilder<> SB(SI);
+      StoreInst *New = SB.CreateAlignedStore(Typed, SI->getPointerOperand(),
+                                             SI->getAlign(), SI->isVolatile());
+      New->copyMetadata(*SI);
+      SI->eraseFromParent();
+    }
+    LI->eraseFromParent();
+  }
+}
+
 Function *prepareForDifferentiation(Function &F) {
   ValueToValueMapTy VMap;
   Function *P = CloneFunction(&F, VMap);
@@ -71,6 +110,7 @@ Function *prepareForDifferentiation(Function &F) {
   removeUnreachableBlocks(*P);
   unifyReturns(*P);
   promoteStackSlots(*P);
+  retypeIntegerCopies(*P);
   return P;
 }
 

@@ -12,7 +12,8 @@ namespace capsule {
 /// invokes lowered to calls (exceptions must not unwind through
 /// differentiated code), unreachable blocks removed, a single return block,
 /// promotable stack slots in SSA form (so -O0 code is not taped through
-/// memory). Debug locations are kept for diagnostics.
+/// memory), and integer copies of doubles, floats and pointers retyped from
+/// TBAA. Debug locations are kept for diagnostics.
 llvm::Function *prepareForDifferentiation(llvm::Function &F);
 
 } // namespace capsule

@@ -77,7 +77,7 @@ void GradientGenerator::addToShadowMemory(Value *ShadowPtr, Value *Adj,
 Value *GradientGenerator::primal(Value *V) {
   if (isa<Constant>(V))
     return V;
-  return recordField(Current, V, /*Shadow=*/false, V->getType());
+  return recordField(Current, V, PrimalField, V->getType());
 }
 
 Value *GradientGenerator::shadow(Value *V) {
@@ -85,7 +85,7 @@ Value *GradientGenerator::shadow(Value *V) {
     Constant *S = D.shadowOfConstant(C);
     return S ? S : ConstantPointerNull::get(cast<PointerType>(V->getType()));
   }
-  return recordField(Current, V, /*Shadow=*/true, V->getType());
+  return recordField(Current, V, ShadowField, V->getType());
 }
 
 void GradientGenerator::unsupported(const Instruction &I, const Twine &Why) {
@@ -164,7 +164,7 @@ void GradientGenerator::branchToPredecessors(BasicBlock *BB) {
     EnterPredecessor(Ps.front());
     return;
   }
-  Value *Index = recordField(BB, nullptr, false, RB.getInt32Ty());
+  Value *Index = recordField(BB, nullptr, PrimalField, RB.getInt32Ty());
   LLVMContext &C = P.getContext();
   SmallVector<BasicBlock *, 4> Edges;
   for (BasicBlock *Pred : Ps)
@@ -329,8 +329,10 @@ void GradientGenerator::reverseLoad(LoadInst &LI) {
 void GradientGenerator::reverseStore(StoreInst &SI) {
   Value *V = SI.getValueOperand();
   Value *Ptr = SI.getPointerOperand();
-  if (!carriesFloat(V->getType()) || !AI.hasShadow(Ptr))
+  if (!AI.hasShadow(Ptr) || V->getType()->isPointerTy())
     return;
+  if (!carriesFloat(V->getType()))
+    return reverseIntegerStore(SI);
   // The stored value overwrote whatever adjoint the location held: it moves
   // to the stored value, and the location starts from zero before the store.
   Value *ShadowPtr = shadow(Ptr);
@@ -338,6 +340,31 @@ void GradientGenerator::reverseStore(StoreInst &SI) {
   RB.CreateAlignedStore(Constant::getNullValue(V->getType()), ShadowPtr,
                         SI.getAlign());
   addAdjoint(V, Adj);
+}
+
+/// An integer store may overwrite floating-point data (optimization turns
+/// memset(p, 0, 8) into `store i64 0`): a constant kills the adjoint of the
+/// bytes it overwrites. An integer copy out of memory with adjoints that
+/// preprocessing could not retype might move floating-point data: refuse it
+/// rather than lose its derivative.
+void GradientGenerator::reverseIntegerStore(StoreInst &SI) {
+  Value *V = SI.getValueOperand();
+  if (isa<Constant>(V)) {
+    uint64_t Bytes = DL.getTypeStoreSize(V->getType());
+    RB.CreateMemSet(shadow(SI.getPointerOperand()), RB.getInt8(0), Bytes,
+                    SI.getAlign());
+    return;
+  }
+  auto *Source = dyn_cast<LoadInst>(V);
+  unsigned Bits = V->getType()->getScalarSizeInBits();
+  if (Source && AI.hasShadow(Source->getPointerOperand()) &&
+      (Bits == 32 || Bits == 64) &&
+      accessKindFromTBAA(SI) == ElementKind::Unknown &&
+      accessKindFromTBAA(*Source) == ElementKind::Unknown)
+    unsupported(SI, "untyped " + Twine(Bits) +
+                        "-bit copy between memories that have adjoints: it "
+                        "may move floating-point data (compile with strict "
+                        "aliasing, the default, so that TBAA tells)");
 }
 
 void GradientGenerator::reverseCall(CallBase &Call) {
@@ -421,10 +448,36 @@ void GradientGenerator::reverseDifferentiatedCall(CallBase &Call) {
                                 reverseResultType(Call.getFunctionType(), S.Args),
                                 EmitRev);
   unsigned Index = 0;
-  for (unsigned I = 0; I < S.Args.size(); ++I)
+  for (unsigned I = 0; I < S.Args.size(); ++I) {
     if (S.Args[I] == ArgActivity::Out)
       addAdjoint(Call.getArgOperand(I),
                  RB.CreateExtractValue(Result, Index++));
+    if (S.Args[I] == ArgActivity::Dup && Call.isByValArgument(I))
+      reverseByValShadow(Call, I);
+  }
+}
+
+/// The callee's copy of a byval argument had its own shadow; the adjoints
+/// it gathered belong to the caller's object it was copied from.
+void GradientGenerator::reverseByValShadow(CallBase &Call, unsigned ArgNo) {
+  Value *Copy =
+      recordField(Current, &Call, ByValShadowField + ArgNo, RB.getPtrTy());
+  Value *Original = shadow(Call.getArgOperand(ArgNo));
+  for (const MemoryRun &Run :
+       layoutRuns(Call.getParamByValType(ArgNo), DL)) {
+    if (Run.Kind != ElementKind::F64 && Run.Kind != ElementKind::F32)
+      continue;
+    Type *ElemTy =
+        Run.Kind == ElementKind::F32 ? RB.getFloatTy() : RB.getDoubleTy();
+    // Original += Copy; Copy = 0.
+    RB.CreateCall(D.abi().copyAdjoint(ElemTy),
+                  {RB.CreateConstInBoundsGEP1_64(RB.getInt8Ty(), Original,
+                                                 Run.Offset),
+                   RB.CreateConstInBoundsGEP1_64(RB.getInt8Ty(), Copy,
+                                                 Run.Offset),
+                   RB.getInt64(Run.Bytes)});
+  }
+  RB.CreateCall(D.abi().shadowFree(), {Copy});
 }
 
 void GradientGenerator::reverseMemTransfer(CallBase &Call) {

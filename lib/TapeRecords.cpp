@@ -15,16 +15,16 @@ static Align fieldAlign(const DataLayout &DL, Type *Ty) {
   return std::min(DL.getABITypeAlign(Ty), Align(8));
 }
 
-Value *GradientGenerator::recordField(BasicBlock *BB, Value *V, bool Shadow,
+Value *GradientGenerator::recordField(BasicBlock *BB, Value *V, unsigned Kind,
                                       Type *Ty) {
   Record &R = Records[BB];
-  auto Key = std::make_pair(V, unsigned(Shadow));
+  auto Key = std::make_pair(V, Kind);
   if (Value *Loaded = R.Loaded.lookup(Key))
     return Loaded;
   Align A = fieldAlign(DL, Ty);
   uint64_t Offset = alignTo(R.Size, A);
   R.Size = Offset + DL.getTypeStoreSize(Ty);
-  R.Fields.push_back({V, Shadow, Ty, Offset});
+  R.Fields.push_back({V, Kind, Ty, Offset});
   // Loads go right after the placeholder, so they dominate the whole
   // reverse block however it is split later.
   IRBuilder<> B(R.Base->getParent(), std::next(R.Base->getIterator()));
@@ -56,9 +56,10 @@ void GradientGenerator::emitPushes() {
     IRBuilder<> B(Term);
     Value *Rec = D.abi().emitTapePush(B, R.Size);
     for (const Field &F : R.Fields) {
-      Value *V = !F.V      ? FwdPredIndex.lookup(BB)
-                 : F.Shadow ? fwdShadow(F.V)
-                            : fwdValue(F.V);
+      Value *V = !F.V                      ? FwdPredIndex.lookup(BB)
+                 : F.Kind == PrimalField ? fwdValue(F.V)
+                 : F.Kind == ShadowField ? fwdShadow(F.V)
+                                         : FwdByValShadows.lookup({F.V, F.Kind});
       Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Rec, F.Offset);
       B.CreateAlignedStore(V, Addr, fieldAlign(DL, F.Ty));
     }
