@@ -83,11 +83,11 @@ void GradientGenerator::createPredecessorIndices() {
       continue;
     auto *FwdBB = cast<BasicBlock>(FwdMap[BB]);
     IRBuilder<> B(FwdBB, FwdBB->begin());
-    PHINode *Index = B.CreatePHI(B.getInt32Ty(), 2, "pred.index");
+    PHINode *Index = B.CreatePHI(B.getInt8Ty(), 2, "pred.index");
     ArrayRef<BasicBlock *> Ps = Preds[BB];
     for (BasicBlock *Pred : predecessors(BB)) {
       unsigned K = find(Ps, Pred) - Ps.begin();
-      Index->addIncoming(B.getInt32(K), cast<BasicBlock>(FwdMap[Pred]));
+      Index->addIncoming(B.getInt8(K), cast<BasicBlock>(FwdMap[Pred]));
     }
     FwdPredIndex[BB] = Index;
   }

@@ -35,16 +35,21 @@ void GradientGenerator::run() {
       if (!is_contained(Ps, Pred))
         Ps.push_back(Pred);
   }
+  DT = std::make_unique<DominatorTree>(P);
+  LI = std::make_unique<LoopInfo>(*DT);
+  findInductionVariables();
   buildReverse();
   buildForward();
 
-  // Adjoint slots become registers.
-  DominatorTree DT(*Target.Rev);
+  // Adjoint slots and loop-invariant caches become registers.
+  DominatorTree RevDT(*Target.Rev);
   SmallVector<AllocaInst *, 32> Slots;
   for (auto &[V, Slot] : AdjointSlots)
     Slots.push_back(Slot);
+  for (auto &[Key, Slot] : CacheSlots)
+    Slots.push_back(Slot);
   if (!Slots.empty())
-    PromoteMemToReg(Slots, DT);
+    PromoteMemToReg(Slots, RevDT);
 }
 
 } // namespace capsule

@@ -19,8 +19,13 @@
 #include "CallClassifier.h"
 #include "Differentiator.h"
 
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <set>
+#include <tuple>
 
 namespace capsule {
 
@@ -51,11 +56,36 @@ private:
     llvm::DenseMap<std::pair<llvm::Value *, unsigned>, llvm::Value *> Loaded;
     uint64_t Size = 0;
     llvm::Instruction *Base = nullptr; ///< placeholder for the popped address
+    /// Placeholder ending the record's header: the field loads and whatever
+    /// is recomputed from them go before it, so they dominate the whole
+    /// reverse block.
+    llvm::Instruction *HeaderEnd = nullptr;
   };
   llvm::Value *recordField(llvm::BasicBlock *BB, llvm::Value *V,
                            unsigned Kind, llvm::Type *Ty);
   void emitPops();
   void emitPushes();
+
+  // ---- Where the reverse sweep gets primal values (ReverseValues.cpp) ----
+  /// The value of \p V (Kind PrimalField) or its shadow (ShadowField) for
+  /// the block being reversed: a constant, recomputed from cheaper values,
+  /// cached at the exits of a loop it is invariant in, or taped.
+  llvm::Value *reverseValue(llvm::Value *V, unsigned Kind);
+  bool isRecomputable(const llvm::Instruction &I, unsigned Kind) const;
+  llvm::Value *recompute(llvm::Instruction &I, unsigned Kind);
+  llvm::Loop *hoistingLoop(llvm::BasicBlock *BB, llvm::Value *V) const;
+  llvm::Value *hoistedValue(llvm::Loop *L, llvm::Value *V, unsigned Kind);
+
+  /// A loop counter the reverse sweep runs backwards instead of taping it:
+  /// Phi = phi [Start, preheader], [Phi + Step, latch], without wrapping.
+  struct InductionVariable {
+    llvm::PHINode *Phi;
+    llvm::Value *Start;
+    llvm::ConstantInt *Step;
+    llvm::Loop *L;
+  };
+  void findInductionVariables();
+  const InductionVariable *inductionVariable(llvm::Value *V) const;
 
   // ---- Reverse sweep (ReverseSweep.cpp) ----
   void buildReverse();
@@ -125,6 +155,18 @@ private:
   llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 2>>
       Preds;
   llvm::DenseMap<llvm::BasicBlock *, Record> Records;
+  std::unique_ptr<llvm::DominatorTree> DT;
+  std::unique_ptr<llvm::LoopInfo> LI;
+  /// Reverse-sweep variables holding loop-invariant values while their loop
+  /// is reversed, keyed like record fields.
+  llvm::DenseMap<std::pair<llvm::Value *, unsigned>, llvm::AllocaInst *>
+      CacheSlots;
+  /// The counters of each loop header, first one used to tell iterations.
+  llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<InductionVariable, 2>>
+      Counters;
+  /// (exit block, value, kind) whose cache slot the exit's record fills.
+  std::set<std::tuple<llvm::BasicBlock *, llvm::Value *, unsigned>>
+      CachedAtExit;
 
   // Reverse sweep state.
   llvm::IRBuilder<> RB;

@@ -3,11 +3,13 @@
 
 #include "MemoryKinds.h"
 
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 using namespace llvm;
@@ -49,6 +51,16 @@ static void unifyReturns(Function &F) {
     BranchInst::Create(Exit, RI->getParent());
     RI->eraseFromParent();
   }
+}
+
+/// Loops get preheaders and dedicated exits, where the reverse sweep's
+/// loop-invariant values are taped once per loop run.
+static void simplifyLoops(Function &F) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  for (Loop *L : LI)
+    simplifyLoop(L, &DT, &LI, nullptr, nullptr, nullptr,
+                 /*PreserveLCSSA=*/false);
 }
 
 static void promoteStackSlots(Function &F) {
@@ -111,6 +123,7 @@ Function *prepareForDifferentiation(Function &F) {
   unifyReturns(*P);
   promoteStackSlots(*P);
   retypeIntegerCopies(*P);
+  simplifyLoops(*P);
   return P;
 }
 

@@ -75,17 +75,11 @@ void GradientGenerator::addToShadowMemory(Value *ShadowPtr, Value *Adj,
 }
 
 Value *GradientGenerator::primal(Value *V) {
-  if (isa<Constant>(V))
-    return V;
-  return recordField(Current, V, PrimalField, V->getType());
+  return reverseValue(V, PrimalField);
 }
 
 Value *GradientGenerator::shadow(Value *V) {
-  if (auto *C = dyn_cast<Constant>(V)) {
-    Constant *S = D.shadowOfConstant(C);
-    return S ? S : ConstantPointerNull::get(cast<PointerType>(V->getType()));
-  }
-  return recordField(Current, V, ShadowField, V->getType());
+  return reverseValue(V, ShadowField);
 }
 
 void GradientGenerator::unsupported(const Instruction &I, const Twine &Why) {
@@ -101,6 +95,16 @@ void GradientGenerator::buildReverse() {
     if (reachesExit(&BB))
       RevBlock[&BB] = BasicBlock::Create(C, "rev." + BB.getName(), &Rev);
   RevReturn = BasicBlock::Create(C, "rev.return", &Rev);
+  // Every record exists before any block is reversed: loop-invariant values
+  // are added to the records of loop exits while reversing loop bodies.
+  for (auto &[BB, RevBB] : RevBlock) {
+    Record &R = Records[BB];
+    RB.SetInsertPoint(RevBB);
+    R.Base = cast<Instruction>(
+        RB.CreateFreeze(PoisonValue::get(RB.getPtrTy()), "record"));
+    R.HeaderEnd = cast<Instruction>(
+        RB.CreateFreeze(PoisonValue::get(RB.getPtrTy()), "header.end"));
+  }
   RB.SetInsertPoint(RevEntry);
   RB.CreateBr(Exit ? RevBlock[Exit] : RevReturn);
 
@@ -128,8 +132,6 @@ void GradientGenerator::buildReverse() {
 void GradientGenerator::reverseBlock(BasicBlock *BB) {
   Current = BB;
   RB.SetInsertPoint(RevBlock[BB]);
-  Records[BB].Base = cast<Instruction>(
-      RB.CreateFreeze(PoisonValue::get(RB.getPtrTy()), "record"));
   if (BB == Exit && Sig.ActiveReturn)
     addAdjoint(cast<ReturnInst>(BB->getTerminator())->getReturnValue(),
                Target.Rev->getArg(0));
@@ -154,9 +156,20 @@ void GradientGenerator::branchToPredecessors(BasicBlock *BB) {
     RB.CreateBr(RevReturn);
     return;
   }
+  auto CountersOfBB = Counters.find(BB);
+  ArrayRef<InductionVariable> IVs;
+  if (CountersOfBB != Counters.end())
+    IVs = CountersOfBB->second;
   auto EnterPredecessor = [&](BasicBlock *Pred) {
     for (auto &[Phi, Adj] : PhiAdjoints)
       addAdjoint(Phi->getIncomingValueForBlock(Pred), Adj);
+    // Stepping back into the previous iteration: counters count back.
+    if (!IVs.empty() && Pred == IVs.front().L->getLoopLatch())
+      for (const InductionVariable &IV : IVs) {
+        Value *Now = primal(IV.Phi);
+        AllocaInst *Slot = CacheSlots.lookup({IV.Phi, PrimalField});
+        RB.CreateStore(RB.CreateSub(Now, IV.Step), Slot);
+      }
     RB.CreateBr(RevBlock[Pred]);
   };
   ArrayRef<BasicBlock *> Ps = Preds[BB];
@@ -164,17 +177,29 @@ void GradientGenerator::branchToPredecessors(BasicBlock *BB) {
     EnterPredecessor(Ps.front());
     return;
   }
-  Value *Index = recordField(BB, nullptr, PrimalField, RB.getInt32Ty());
+  Value *Index;
+  if (!IVs.empty()) {
+    // A loop header: the first iteration came from the preheader.
+    const InductionVariable &IV = IVs.front();
+    auto Position = [&](BasicBlock *B) {
+      return RB.getInt8(find(Ps, B) - Ps.begin());
+    };
+    Value *First = RB.CreateICmpEQ(primal(IV.Phi), primal(IV.Start));
+    Index = RB.CreateSelect(First, Position(IV.L->getLoopPreheader()),
+                            Position(IV.L->getLoopLatch()));
+  } else {
+    Index = recordField(BB, nullptr, PrimalField, RB.getInt8Ty());
+  }
   LLVMContext &C = P.getContext();
+  bool NeedEdges = !PhiAdjoints.empty() || !IVs.empty();
   SmallVector<BasicBlock *, 4> Edges;
   for (BasicBlock *Pred : Ps)
-    Edges.push_back(PhiAdjoints.empty()
-                        ? RevBlock[Pred]
-                        : BasicBlock::Create(C, "rev.edge", Target.Rev));
+    Edges.push_back(NeedEdges ? BasicBlock::Create(C, "rev.edge", Target.Rev)
+                              : RevBlock[Pred]);
   SwitchInst *Switch = RB.CreateSwitch(Index, Edges.back(), Ps.size() - 1);
   for (unsigned I = 0; I + 1 < Ps.size(); ++I)
-    Switch->addCase(RB.getInt32(I), Edges[I]);
-  if (PhiAdjoints.empty())
+    Switch->addCase(RB.getInt8(I), Edges[I]);
+  if (!NeedEdges)
     return;
   for (unsigned I = 0; I < Ps.size(); ++I) {
     RB.SetInsertPoint(Edges[I]);
