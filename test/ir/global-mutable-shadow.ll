@@ -1,0 +1,46 @@
+; A mutable global defined in the module gets a shadow global,
+; @scale.capsule.shadow (internal, zero-initialised, same type and
+; alignment). Every gradient call zeroes it right after gradient_begin, so
+; adjoints left by a previous call cannot leak into the next. The reverse
+; sweep addresses it directly (no shadow pointer is taped): the store to
+; @scale takes the adjoint out of the shadow and zeroes it, the load of
+; @scale adds into it.
+; RUN: %opt -load-pass-plugin=%plugin -passes=capsule -S %s | FileCheck %s
+
+@scale = global double 2.0, align 8
+
+; CHECK: @scale.capsule.shadow = internal global double 0.000000e+00, align 8
+
+define double @f(double %x) {
+entry:
+  %s = load double, ptr @scale, align 8
+  %a = fmul double %x, %s
+  store double %a, ptr @scale, align 8
+  %r = fmul double %a, %a
+  ret double %r
+}
+
+declare double @__capsule_autodiff(ptr, ...)
+
+; CHECK-LABEL: define double @grad(double %x)
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    call void @__capsule_gradient_begin()
+; CHECK-NEXT:    call void @llvm.memset.p0.i64(ptr align 8 @scale.capsule.shadow, i8 0, i64 8, i1 false)
+; CHECK-NEXT:    call double @f.capsule.fwd.or(double %x)
+define double @grad(double %x) {
+entry:
+  %d = call double (ptr, ...) @__capsule_autodiff(ptr @f, double %x)
+  ret double %d
+}
+
+; CHECK-LABEL: define internal double @f.capsule.fwd.or(double %0)
+; CHECK-NOT:     store ptr @scale.capsule.shadow
+; CHECK:         ret double %r
+
+; CHECK-LABEL: define internal { double } @f.capsule.rev.or(double %0)
+; CHECK:         [[DA:%.*]] = load double, ptr @scale.capsule.shadow
+; CHECK-NEXT:    store double 0.000000e+00, ptr @scale.capsule.shadow
+; CHECK:         [[OLD:%.*]] = load double, ptr @scale.capsule.shadow
+; CHECK-NEXT:    [[NEW:%.*]] = fadd double [[OLD]], {{%[0-9]+}}
+; CHECK-NEXT:    store double [[NEW]], ptr @scale.capsule.shadow
+; CHECK:         ret { double }

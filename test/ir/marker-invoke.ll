@@ -1,0 +1,43 @@
+; XFAIL: *
+; Pass bug: a marker call made with `invoke` is erased without a replacement
+; terminator, leaving its block without one ("Basic Block in function 'grad'
+; does not have terminator!"; clang, which runs without the verifier,
+; segfaults). clang++ emits exactly this for the C++ template marker of
+; capsule.h, or an Enzyme-style `extern double __enzyme_autodiff(void *,
+; ...);`, called where a local with a destructor is in scope (a std::vector,
+; at -O1 and above too), because neither declaration is noexcept.
+; Expected: the gradient sequence before the invoke, then a branch to its
+; normal destination, where the adjoint replaces the marker's result.
+; RUN: %opt -load-pass-plugin=%plugin -passes=capsule -S %s | FileCheck %s
+
+define double @f(double %x) {
+entry:
+  %r = fmul double %x, %x
+  ret double %r
+}
+
+declare double @__capsule_autodiff(ptr, ...)
+declare i32 @__gxx_personality_v0(...)
+declare void @cleanup()
+
+; CHECK-LABEL: define double @grad(double %x)
+; CHECK:         call void @__capsule_gradient_begin()
+; CHECK-NEXT:    call double @f.capsule.fwd.or(double %x)
+; CHECK-NEXT:    call void @__capsule_gradient_forward_done()
+; CHECK-NEXT:    [[ADJ:%.*]] = call { double } @f.capsule.rev.or(double 1.000000e+00)
+; CHECK-NEXT:    call void @__capsule_gradient_end()
+; CHECK-NEXT:    [[DX:%.*]] = extractvalue { double } [[ADJ]], 0
+; CHECK-NEXT:    br label %ok
+; CHECK:       {{^}}ok:
+; CHECK-NEXT:    ret double [[DX]]
+define double @grad(double %x) personality ptr @__gxx_personality_v0 {
+entry:
+  %d = invoke double (ptr, ...) @__capsule_autodiff(ptr @f, double %x)
+          to label %ok unwind label %lp
+ok:
+  ret double %d
+lp:
+  %l = landingpad { ptr, i32 } cleanup
+  call void @cleanup()
+  resume { ptr, i32 } %l
+}
