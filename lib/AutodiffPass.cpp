@@ -102,11 +102,17 @@ void lowerRequest(Differentiator &D, const GradientRequest &R) {
     Call.replaceAllUsesWith(Result);
 }
 
-/// Removes a marker call; its activity-marker loads go with it.
+/// Removes a marker call; its activity-marker loads go with it. C++ calls
+/// the marker with an invoke where a destructor is pending: the gradient
+/// never throws, so the invoke becomes a branch to its normal destination.
 void eraseMarkerCall(CallBase &Call) {
   SmallVector<WeakTrackingVH, 8> Operands(Call.arg_begin(), Call.arg_end());
   if (!Call.use_empty())
     Call.replaceAllUsesWith(PoisonValue::get(Call.getType()));
+  if (auto *II = dyn_cast<InvokeInst>(&Call)) {
+    II->getUnwindDest()->removePredecessor(II->getParent());
+    BranchInst::Create(II->getNormalDest(), II->getIterator());
+  }
   Call.eraseFromParent();
   RecursivelyDeleteTriviallyDeadInstructionsPermissive(Operands);
 }

@@ -40,8 +40,9 @@ void reportUnsupported(const Instruction &I, const Function &Origin,
                      displayName(Origin) + "'" + locationHint(I) + ": " + Why +
                      "\n  in instruction: " + instructionText(I))
                         .str();
+  // Attributed to the user's function, not the clone being differentiated.
   I.getContext().diagnose(
-      DiagnosticInfoUnsupported(*I.getFunction(), Msg, I.getDebugLoc()));
+      DiagnosticInfoUnsupported(Origin, Msg, I.getDebugLoc()));
 }
 
 void reportBadMarkerCall(const Instruction &Call, const Twine &Why) {

@@ -19,6 +19,7 @@
 #include "CallClassifier.h"
 #include "Differentiator.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -154,12 +155,14 @@ private:
   /// predecessor index is the position in this list.
   llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 2>>
       Preds;
-  llvm::DenseMap<llvm::BasicBlock *, Record> Records;
+  // Maps whose iteration order shapes the output are MapVectors (insertion
+  // order, which follows the IR), so that the output is deterministic.
+  llvm::MapVector<llvm::BasicBlock *, Record> Records;
   std::unique_ptr<llvm::DominatorTree> DT;
   std::unique_ptr<llvm::LoopInfo> LI;
   /// Reverse-sweep variables holding loop-invariant values while their loop
   /// is reversed, keyed like record fields.
-  llvm::DenseMap<std::pair<llvm::Value *, unsigned>, llvm::AllocaInst *>
+  llvm::MapVector<std::pair<llvm::Value *, unsigned>, llvm::AllocaInst *>
       CacheSlots;
   /// The counters of each loop header, first one used to tell iterations.
   llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<InductionVariable, 2>>
@@ -171,8 +174,8 @@ private:
   // Reverse sweep state.
   llvm::IRBuilder<> RB;
   llvm::BasicBlock *Current = nullptr; ///< primal block being reversed
-  llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> RevBlock;
-  llvm::DenseMap<llvm::Value *, llvm::AllocaInst *> AdjointSlots;
+  llvm::MapVector<llvm::BasicBlock *, llvm::BasicBlock *> RevBlock;
+  llvm::MapVector<llvm::Value *, llvm::AllocaInst *> AdjointSlots;
   llvm::BasicBlock *RevEntry = nullptr;
   llvm::BasicBlock *RevReturn = nullptr;
 

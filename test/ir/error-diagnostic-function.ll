@@ -1,11 +1,6 @@
-; XFAIL: *
-; Pass bug (cosmetic): errors found while differentiating are reported
-; against the internal clone the pass works on, so the diagnostic's
-; "in function ..." part names 'f.capsule.prep' instead of the user's 'f'
-; (clang prints it in front of the message: "error: x.c:3:7: in function
-; f.capsule.prep double (double): capsule: ..."). The message itself does
-; name 'f'.
-; Expected: the diagnostic is attached to f.
+; Errors found while differentiating are attached to the user's function,
+; not to the internal clone the pass works on: the diagnostic's
+; "in function ..." part names 'f', not 'f.capsule.prep'.
 ; RUN: not %opt -load-pass-plugin=%plugin -passes=capsule -disable-output %s 2>&1 | FileCheck %s
 
 ; CHECK: error: {{.*}}in function f double (double): capsule: cannot differentiate function 'f'

@@ -1,13 +1,8 @@
-; XFAIL: *
-; Pass bug: a marker call made with `invoke` is erased without a replacement
-; terminator, leaving its block without one ("Basic Block in function 'grad'
-; does not have terminator!"; clang, which runs without the verifier,
-; segfaults). clang++ emits exactly this for the C++ template marker of
-; capsule.h, or an Enzyme-style `extern double __enzyme_autodiff(void *,
-; ...);`, called where a local with a destructor is in scope (a std::vector,
-; at -O1 and above too), because neither declaration is noexcept.
-; Expected: the gradient sequence before the invoke, then a branch to its
-; normal destination, where the adjoint replaces the marker's result.
+; A marker call made with `invoke` (clang++ emits one for the C++ template
+; marker, or an Enzyme-style extern marker, where a local with a destructor
+; is in scope, since neither declaration is noexcept): the gradient sequence
+; goes before the invoke, which becomes a branch to its normal destination,
+; where the adjoint replaces the marker's result.
 ; RUN: %opt -load-pass-plugin=%plugin -passes=capsule -S %s | FileCheck %s
 
 define double @f(double %x) {
