@@ -139,7 +139,8 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (Calls.empty())
     return PreservedAnalyses::all();
 
-  Differentiator D(M);
+  auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  Differentiator D(M, FAM);
   SmallVector<GradientRequest, 8> Requests;
   for (MarkerCall &MC : Calls)
     if (std::optional<GradientRequest> R =
@@ -155,10 +156,8 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   D.finish();
   verifyGenerated(M);
+  FAM.clear();
   if (Cleanup) {
-    auto &FAM =
-        MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-    FAM.clear();
     for (Function &F : M)
       if (F.getName().contains(".capsule.") && !F.isDeclaration())
         Cleanup->run(F, FAM);

@@ -5,6 +5,7 @@
 #include "GradientGenerator.h"
 #include "Preprocess.h"
 
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 
@@ -37,7 +38,20 @@ static std::string signatureSuffix(const DiffSignature &Sig) {
   return S;
 }
 
-Differentiator::Differentiator(Module &M) : M(M), ABI(M) {}
+/// f.capsule.fwd.<signature>. A function differentiated both for a marker
+/// and as a callee (recursion) has two derivatives of the same signature;
+/// the second one created says which it is.
+std::string Differentiator::derivativeName(const DiffSignature &Sig,
+                                           StringRef Sweep) const {
+  std::string Name =
+      (Sig.Fn->getName() + ".capsule." + Sweep + signatureSuffix(Sig)).str();
+  if (M.getFunction(Name))
+    Name += Sig.TopLevel ? ".top" : ".nested";
+  return Name;
+}
+
+Differentiator::Differentiator(Module &M, FunctionAnalysisManager &FAM)
+    : M(M), FAM(FAM), ABI(M) {}
 Differentiator::~Differentiator() = default;
 
 Function *Differentiator::declareForward(const DiffSignature &Sig) {
@@ -49,9 +63,7 @@ Function *Differentiator::declareForward(const DiffSignature &Sig) {
   auto *Ty =
       FunctionType::get(forwardReturnType(FT->getReturnType()), Params, false);
   return Function::Create(Ty, GlobalValue::InternalLinkage,
-                          Sig.Fn->getName() + ".capsule.fwd" +
-                              signatureSuffix(Sig),
-                          M);
+                          derivativeName(Sig, "fwd"), M);
 }
 
 Function *Differentiator::declareReverse(const DiffSignature &Sig) {
@@ -61,9 +73,7 @@ Function *Differentiator::declareReverse(const DiffSignature &Sig) {
     Params.push_back(FT->getReturnType());
   auto *Ty = FunctionType::get(reverseResultType(FT, Sig.Args), Params, false);
   Function *Rev = Function::Create(Ty, GlobalValue::InternalLinkage,
-                                   Sig.Fn->getName() + ".capsule.rev" +
-                                       signatureSuffix(Sig),
-                                   M);
+                                   derivativeName(Sig, "rev"), M);
   Rev->addFnAttr(Attribute::NoUnwind);
   return Rev;
 }
@@ -89,7 +99,9 @@ void Differentiator::run() {
   while (!Pending.empty()) {
     DiffSignature Sig = Pending.front();
     Pending.pop_front();
-    GradientGenerator(*this, Sig, *prepared(*Sig.Fn), Derivatives[Sig]).run();
+    Function &P = *prepared(*Sig.Fn);
+    GradientGenerator(*this, Sig, P, Derivatives[Sig], FAM.getResult<AAManager>(P))
+        .run();
   }
 }
 

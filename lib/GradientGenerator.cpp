@@ -11,9 +11,10 @@ namespace capsule {
 
 GradientGenerator::GradientGenerator(Differentiator &D,
                                      const DiffSignature &Sig,
-                                     Function &Prepared, Derivative Target)
+                                     Function &Prepared, Derivative Target,
+                                     AAResults &AA)
     : D(D), Sig(Sig), P(Prepared), Target(Target), AI(Prepared, this->Sig),
-      DL(Prepared.getDataLayout()), RB(Prepared.getContext()) {}
+      DL(Prepared.getDataLayout()), AA(AA), RB(Prepared.getContext()) {}
 
 void GradientGenerator::run() {
   for (BasicBlock &BB : P)
@@ -38,6 +39,7 @@ void GradientGenerator::run() {
   DT = std::make_unique<DominatorTree>(P);
   LI = std::make_unique<LoopInfo>(*DT);
   findInductionVariables();
+  findReloadableLoads();
   buildReverse();
   buildForward();
 

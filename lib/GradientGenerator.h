@@ -20,6 +20,7 @@
 #include "Differentiator.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -33,7 +34,8 @@ namespace capsule {
 class GradientGenerator {
 public:
   GradientGenerator(Differentiator &D, const DiffSignature &Sig,
-                    llvm::Function &Prepared, Derivative Target);
+                    llvm::Function &Prepared, Derivative Target,
+                    llvm::AAResults &AA);
   void run();
 
 private:
@@ -86,6 +88,8 @@ private:
     llvm::Loop *L;
   };
   void findInductionVariables();
+  void findReloadableLoads();
+  bool mayClobber(const llvm::Instruction &W, const llvm::LoadInst &LI) const;
   const InductionVariable *inductionVariable(llvm::Value *V) const;
 
   // ---- Reverse sweep (ReverseSweep.cpp) ----
@@ -167,6 +171,10 @@ private:
   /// The counters of each loop header, first one used to tell iterations.
   llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<InductionVariable, 2>>
       Counters;
+  /// Loads whose memory nothing overwrites before the reverse sweep: they
+  /// are redone there instead of taped.
+  llvm::DenseSet<const llvm::LoadInst *> Reloadable;
+  llvm::AAResults &AA;
   /// (exit block, value, kind) whose cache slot the exit's record fills.
   std::set<std::tuple<llvm::BasicBlock *, llvm::Value *, unsigned>>
       CachedAtExit;

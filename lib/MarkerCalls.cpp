@@ -214,6 +214,7 @@ std::optional<GradientRequest> RequestParser::parse() {
            std::nullopt;
   R.Call = &Call;
   R.Sig.Fn = Fn;
+  R.Sig.TopLevel = true;
   unsigned NumParams = Fn->arg_size();
   for (unsigned I = 0; I < NumParams; ++I) {
     if (Next >= Call.arg_size())

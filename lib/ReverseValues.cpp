@@ -11,6 +11,10 @@
 //    iteration; it is pushed once, at the loop's exits, and kept in a
 //    reverse-sweep variable while the loop is reversed (the exits are
 //    reversed first).
+//  - reloading: in the function a marker calls, a load from memory that
+//    nothing in it may overwrite (by LLVM's alias analysis) is redone in the
+//    reverse sweep; nothing runs between the two sweeps of that function.
+//    (Callees would need to know what their callers overwrite later.)
 //  - counting back: a loop counter (phi [start], [phi + step]) is taped
 //    once, at the loop's exits, like a hoisted value; the reverse sweep
 //    subtracts step whenever it steps back from the header into the
@@ -18,6 +22,12 @@
 //    counter equals start (see branchToPredecessors).
 //===----------------------------------------------------------------------===//
 #include "GradientGenerator.h"
+
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
 
@@ -52,6 +62,8 @@ bool GradientGenerator::isRecomputable(const Instruction &I,
                                        unsigned Kind) const {
   if (Kind == ShadowField)
     return isa<GetElementPtrInst, AddrSpaceCastInst>(I);
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    return Reloadable.contains(LI);
   if (isa<GetElementPtrInst, ICmpInst>(I))
     return true;
   if (isa<BinaryOperator, CastInst>(I))
@@ -102,6 +114,85 @@ Value *GradientGenerator::hoistedValue(Loop *L, Value *V, unsigned Kind) {
   }
   IRBuilder<> B(Records[Current].HeaderEnd);
   return B.CreateLoad(V->getType(), Slot, V->getName() + ".cached");
+}
+
+/// libm functions are modelled as writing memory because they may set
+/// errno (lgamma also signgam), integers no floating-point load reads.
+static bool writesOnlyErrno(const Instruction &I) {
+  auto *Call = dyn_cast<CallBase>(&I);
+  if (!Call)
+    return false;
+  if (classifyCall(*Call).Kind == CalleeKind::Math)
+    return true;
+  Function *F = Call->getCalledFunction();
+  return F && F->isDeclaration() &&
+         StringSwitch<bool>(F->getName())
+             .Cases("lgamma", "lgammaf", "tgamma", "tgammaf", "erfc", "erfcf",
+                    true)
+             .Cases("fmod", "fmodf", true)
+             .Default(false);
+}
+
+/// The object \p W writes (stores, memset/memcpy destinations, free), if
+/// it writes exactly one.
+static const Value *writtenObject(const Instruction &W) {
+  if (auto *SI = dyn_cast<StoreInst>(&W))
+    return getUnderlyingObject(SI->getPointerOperand());
+  if (auto *MI = dyn_cast<AnyMemIntrinsic>(&W))
+    return getUnderlyingObject(MI->getRawDest());
+  if (auto *Call = dyn_cast<CallBase>(&W))
+    if (classifyCall(*Call).Kind == CalleeKind::Free)
+      return getUnderlyingObject(Call->getArgOperand(0));
+  return nullptr;
+}
+
+/// A stack slot or heap block allocated inside the function: no memory that
+/// existed when the function was called (an argument's, a global's) is in
+/// it.
+static bool allocatedInside(const Value *Object) {
+  if (isa<AllocaInst>(Object))
+    return true;
+  auto *Call = dyn_cast<CallBase>(Object);
+  if (!Call)
+    return false;
+  CalleeKind Kind = classifyCall(*Call).Kind;
+  return Kind == CalleeKind::Alloc || Kind == CalleeKind::Calloc ||
+         Kind == CalleeKind::AlignedAlloc;
+}
+
+/// Whether \p W may overwrite what \p LI read before the reverse sweep.
+bool GradientGenerator::mayClobber(const Instruction &W,
+                                   const LoadInst &LI) const {
+  const Value *Read = getUnderlyingObject(LI.getPointerOperand());
+  const Value *Written = writtenObject(W);
+  if (Written && Written != Read && allocatedInside(Written) &&
+      (isa<Argument, GlobalVariable>(Read)))
+    return false;
+  return isModSet(AA.getModRefInfo(&W, MemoryLocation::get(&LI)));
+}
+
+void GradientGenerator::findReloadableLoads() {
+  if (!Sig.TopLevel)
+    return;
+  SmallVector<const Instruction *, 32> Writers;
+  SmallVector<const LoadInst *, 64> Loads;
+  for (const BasicBlock &BB : P)
+    for (const Instruction &I : BB) {
+      if (auto *LI = dyn_cast<LoadInst>(&I)) {
+        if (LI->isSimple())
+          Loads.push_back(LI);
+      } else if (I.mayWriteToMemory() && !writesOnlyErrno(I)) {
+        Writers.push_back(&I);
+      }
+    }
+  // Quadratic in the worst case; very large functions keep their loads
+  // taped rather than spend compile time here.
+  if (Writers.size() * Loads.size() > 1000000)
+    return;
+  for (const LoadInst *LI : Loads)
+    if (none_of(Writers,
+                [&](const Instruction *W) { return mayClobber(*W, *LI); }))
+      Reloadable.insert(LI);
 }
 
 void GradientGenerator::findInductionVariables() {

@@ -23,10 +23,13 @@ struct DiffSignature {
   llvm::Function *Fn = nullptr;
   llvm::SmallVector<ArgActivity, 8> Args;
   bool ActiveReturn = false;
+  /// Called by a marker call: nothing runs between its forward and reverse
+  /// sweeps, so memory it only reads is still there for the reverse sweep.
+  bool TopLevel = false;
 
   bool operator<(const DiffSignature &O) const {
-    return std::tie(Fn, Args, ActiveReturn) <
-           std::tie(O.Fn, O.Args, O.ActiveReturn);
+    return std::tie(Fn, Args, ActiveReturn, TopLevel) <
+           std::tie(O.Fn, O.Args, O.ActiveReturn, O.TopLevel);
   }
 };
 
