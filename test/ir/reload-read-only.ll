@@ -28,7 +28,7 @@ define double @grad(ptr %x, ptr %dx, ptr %w) {
 ; RO:         ret double
 ; RO-LABEL: define internal {} @f.capsule.rev.dcr(
 ; RO:         [[W:%[0-9]+]] = load double, ptr %{{[0-9]+}}, align 8
-; RO:         fmul double %0, [[W]]
+; RO:         fmul double %{{[0-9]+}}, [[W]]
 
 ;--- aliased.ll
 define double @f(ptr %x, ptr %y) {
