@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "DerivativeRules.h"
 
+#include "Signature.h"
+
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
@@ -52,6 +54,8 @@ public:
     return B.CreateSelect(Cond, A, C);
   }
   Value *zero() { return Constant::getNullValue(Ty); }
+  /// A contribution of nothing (see zeroAdjoint).
+  Value *noAdjoint() { return zeroAdjoint(Ty); }
 
   IRBuilder<> &B;
   const PrimalOperands &P;
@@ -126,7 +130,7 @@ SmallVector<Value *, 3> mathAdjoints(IRBuilder<> &B, MathOp Op,
       // d r/d y = r log x; where r = 0 (x = 0) the limit is 0, not NaN.
       Value *Term = E.mul(E.r(), E.intrinsic(Intrinsic::log, {E.x()}));
       Value *IsZero = B.CreateFCmpOEQ(E.r(), E.zero());
-      Adj[1] = E.mul(D, E.select(IsZero, E.zero(), Term));
+      Adj[1] = E.mul(D, E.select(IsZero, E.noAdjoint(), Term));
     }
     return Adj;
   }
@@ -160,9 +164,9 @@ SmallVector<Value *, 3> mathAdjoints(IRBuilder<> &B, MathOp Op,
     // The adjoint goes to the operand that was selected; ties go to x.
     Value *TookX = B.CreateFCmpOEQ(E.r(), E.x());
     if (Want(0))
-      Adj[0] = E.select(TookX, D, E.zero());
+      Adj[0] = E.select(TookX, D, E.noAdjoint());
     if (Want(1))
-      Adj[1] = E.select(TookX, E.zero(), D);
+      Adj[1] = E.select(TookX, E.noAdjoint(), D);
     return Adj;
   }
   case MathOp::Copysign: {

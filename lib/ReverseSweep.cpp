@@ -46,7 +46,7 @@ AllocaInst *GradientGenerator::adjointSlot(Value *V) {
     IRBuilder<> B(RevEntry, RevEntry->begin());
     Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".adj");
     B.SetInsertPoint(RevEntry->getTerminator());
-    B.CreateStore(Constant::getNullValue(V->getType()), Slot);
+    B.CreateStore(zeroAdjoint(V->getType()), Slot);
   }
   return Slot;
 }
@@ -56,7 +56,7 @@ Value *GradientGenerator::takeAdjoint(Value *V) {
     return nullptr;
   AllocaInst *Slot = adjointSlot(V);
   Value *D = RB.CreateLoad(V->getType(), Slot);
-  RB.CreateStore(Constant::getNullValue(V->getType()), Slot);
+  RB.CreateStore(zeroAdjoint(V->getType()), Slot);
   return D;
 }
 
@@ -121,8 +121,10 @@ void GradientGenerator::buildReverse() {
     if (Sig.Args[A.getArgNo()] != ArgActivity::Out)
       continue;
     AllocaInst *Slot = AdjointSlots.lookup(&A);
-    Value *Adj = Slot ? static_cast<Value *>(RB.CreateLoad(A.getType(), Slot))
-                      : Constant::getNullValue(A.getType());
+    Value *Adj = Constant::getNullValue(A.getType());
+    // Adding +0.0 turns an untouched -0.0 into the 0.0 users expect.
+    if (Slot)
+      Adj = addAdjoints(RB, RB.CreateLoad(A.getType(), Slot), Adj);
     Result = RB.CreateInsertValue(Result, Adj, Index++);
   }
   RB.CreateRet(Result);
@@ -286,7 +288,7 @@ void GradientGenerator::reverseArithmetic(Instruction &I) {
   case Instruction::Select: {
     auto &Sel = cast<SelectInst>(I);
     Value *Cond = primal(Sel.getCondition());
-    Value *Zero = Constant::getNullValue(Adj->getType());
+    Value *Zero = zeroAdjoint(Adj->getType());
     if (Active(1))
       addAdjoint(Sel.getTrueValue(), RB.CreateSelect(Cond, Adj, Zero));
     if (Active(2))
@@ -302,7 +304,7 @@ void GradientGenerator::reverseAggregate(Instruction &I) {
   Value *Adj = takeAdjoint(&I);
   if (!Adj)
     return;
-  auto Zero = [](Type *T) { return Constant::getNullValue(T); };
+  auto Zero = [](Type *T) { return zeroAdjoint(T); };
   if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
     Value *Agg = EV->getAggregateOperand();
     addAdjoint(Agg, RB.CreateInsertValue(Zero(Agg->getType()), Adj,

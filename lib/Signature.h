@@ -3,6 +3,7 @@
 #define CAPSULE_SIGNATURE_H
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 
 #include <tuple>
@@ -45,6 +46,26 @@ inline bool carriesFloat(llvm::Type *T) {
   if (auto *A = llvm::dyn_cast<llvm::ArrayType>(T))
     return carriesFloat(A->getElementType());
   return false;
+}
+
+/// The additive identity of adjoints of type \p T: -0.0 in every
+/// floating-point leaf. -0.0 + x == x for every x (signed zeros included),
+/// so the optimizer folds an accumulation into a fresh adjoint away, which
+/// it may not do for +0.0 + x (+0.0 + -0.0 is +0.0).
+inline llvm::Constant *zeroAdjoint(llvm::Type *T) {
+  if (T->isFPOrFPVectorTy())
+    return llvm::ConstantFP::getNegativeZero(T);
+  if (auto *S = llvm::dyn_cast<llvm::StructType>(T)) {
+    llvm::SmallVector<llvm::Constant *, 4> Fields;
+    for (llvm::Type *E : S->elements())
+      Fields.push_back(zeroAdjoint(E));
+    return llvm::ConstantStruct::get(S, Fields);
+  }
+  if (auto *A = llvm::dyn_cast<llvm::ArrayType>(T))
+    return llvm::ConstantArray::get(
+        A, llvm::SmallVector<llvm::Constant *, 8>(
+               A->getNumElements(), zeroAdjoint(A->getElementType())));
+  return llvm::Constant::getNullValue(T);
 }
 
 } // namespace capsule

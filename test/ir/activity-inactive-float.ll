@@ -38,9 +38,10 @@ entry:
 ; CHECK:         [[REC:%tape.rec[0-9]*]] = phi ptr
 ; CHECK-DAG:     [[SA:%[0-9]+]] = getelementptr inbounds i8, ptr [[REC]], i64 [[SOFF]]
 ; CHECK-DAG:     [[S:%[0-9]+]] = load double, ptr [[SA]]
-; CHECK:         [[D:%[0-9]+]] = fadd double 0.000000e+00, %0
+; CHECK:         [[D:%[0-9]+]] = fadd double -0.000000e+00, %0
 ; CHECK-NEXT:    [[DXM:%[0-9]+]] = fmul double [[D]], [[S]]
-; CHECK-NEXT:    [[DX:%[0-9]+]] = fadd double 0.000000e+00, [[DXM]]
+; CHECK-NEXT:    [[DX:%[0-9]+]] = fadd double -0.000000e+00, [[DXM]]
 ; CHECK-NOT:     fmul
 ; CHECK-NOT:     call
-; CHECK:         insertvalue { double } poison, double [[DX]], 0
+; CHECK:         [[DXN:%.*]] = fadd double [[DX]], 0.000000e+00
+; CHECK-NEXT:         insertvalue { double } poison, double [[DXN]], 0

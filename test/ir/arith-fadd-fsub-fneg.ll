@@ -43,31 +43,36 @@ entry:
 ; ADD:         ret double
 ; ADD-LABEL: define internal { double, double } @add.capsule.rev.oor(double %0)
 ; ADD-NOT:     @__capsule_tape_pop_slow
-; ADD:         [[D:%.*]] = fadd double 0.000000e+00, %0
-; ADD-NEXT:    [[DX:%.*]] = fadd double 0.000000e+00, [[D]]
-; ADD-NEXT:    [[DY:%.*]] = fadd double 0.000000e+00, [[D]]
+; ADD:         [[D:%.*]] = fadd double -0.000000e+00, %0
+; ADD-NEXT:    [[DX:%.*]] = fadd double -0.000000e+00, [[D]]
+; ADD-NEXT:    [[DY:%.*]] = fadd double -0.000000e+00, [[D]]
 ; ADD-NOT:     fneg
-; ADD:         [[R0:%.*]] = insertvalue { double, double } poison, double [[DX]], 0
-; ADD-NEXT:    insertvalue { double, double } [[R0]], double [[DY]], 1
+; ADD:         [[DXN:%.*]] = fadd double [[DX]], 0.000000e+00
+; ADD-NEXT:         [[R0:%.*]] = insertvalue { double, double } poison, double [[DXN]], 0
+; ADD-NEXT:    [[DYN:%.*]] = fadd double [[DY]], 0.000000e+00
+; ADD-NEXT:    insertvalue { double, double } [[R0]], double [[DYN]], 1
 
 ; SUB-LABEL: define internal double @sub.capsule.fwd.oor(
 ; SUB-NOT:     @__capsule_tape_push_slow
 ; SUB:         ret double
 ; SUB-LABEL: define internal { double, double } @sub.capsule.rev.oor(double %0)
 ; SUB-NOT:     @__capsule_tape_pop_slow
-; SUB:         [[D:%.*]] = fadd double 0.000000e+00, %0
-; SUB-NEXT:    [[DX:%.*]] = fadd double 0.000000e+00, [[D]]
+; SUB:         [[D:%.*]] = fadd double -0.000000e+00, %0
+; SUB-NEXT:    [[DX:%.*]] = fadd double -0.000000e+00, [[D]]
 ; SUB-NEXT:    [[MINUS:%.*]] = fneg double [[D]]
-; SUB-NEXT:    [[DY:%.*]] = fadd double 0.000000e+00, [[MINUS]]
-; SUB:         [[R0:%.*]] = insertvalue { double, double } poison, double [[DX]], 0
-; SUB-NEXT:    insertvalue { double, double } [[R0]], double [[DY]], 1
+; SUB-NEXT:    [[DY:%.*]] = fadd double -0.000000e+00, [[MINUS]]
+; SUB:         [[DXN:%.*]] = fadd double [[DX]], 0.000000e+00
+; SUB-NEXT:         [[R0:%.*]] = insertvalue { double, double } poison, double [[DXN]], 0
+; SUB-NEXT:    [[DYN:%.*]] = fadd double [[DY]], 0.000000e+00
+; SUB-NEXT:    insertvalue { double, double } [[R0]], double [[DYN]], 1
 
 ; NEG-LABEL: define internal double @neg.capsule.fwd.or(
 ; NEG-NOT:     @__capsule_tape_push_slow
 ; NEG:         ret double
 ; NEG-LABEL: define internal { double } @neg.capsule.rev.or(double %0)
 ; NEG-NOT:     @__capsule_tape_pop_slow
-; NEG:         [[D:%.*]] = fadd double 0.000000e+00, %0
+; NEG:         [[D:%.*]] = fadd double -0.000000e+00, %0
 ; NEG-NEXT:    [[MINUS:%.*]] = fneg double [[D]]
-; NEG-NEXT:    [[DX:%.*]] = fadd double 0.000000e+00, [[MINUS]]
-; NEG:         insertvalue { double } poison, double [[DX]], 0
+; NEG-NEXT:    [[DX:%.*]] = fadd double -0.000000e+00, [[MINUS]]
+; NEG:         [[DXN:%.*]] = fadd double [[DX]], 0.000000e+00
+; NEG-NEXT:         insertvalue { double } poison, double [[DXN]], 0

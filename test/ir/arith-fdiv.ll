@@ -35,12 +35,14 @@ entry:
 ; CHECK-DAG:     [[R:%[0-9]+]] = load double, ptr [[RA]]
 ; CHECK-DAG:     [[YA:%[0-9]+]] = getelementptr inbounds i8, ptr [[REC]], i64 [[YOFF]]
 ; CHECK-DAG:     [[Y:%[0-9]+]] = load double, ptr [[YA]]
-; CHECK:         [[D:%.*]] = fadd double 0.000000e+00, %0
+; CHECK:         [[D:%.*]] = fadd double -0.000000e+00, %0
 ; CHECK-NEXT:    [[Q:%.*]] = fdiv double [[D]], [[Y]]
-; CHECK-NEXT:    [[DX:%.*]] = fadd double 0.000000e+00, [[Q]]
+; CHECK-NEXT:    [[DX:%.*]] = fadd double -0.000000e+00, [[Q]]
 ; CHECK-NEXT:    [[QR:%.*]] = fmul double [[Q]], [[R]]
 ; CHECK-NEXT:    [[NQR:%.*]] = fneg double [[QR]]
-; CHECK-NEXT:    [[DY:%.*]] = fadd double 0.000000e+00, [[NQR]]
-; CHECK:         [[R0:%.*]] = insertvalue { double, double } poison, double [[DX]], 0
-; CHECK-NEXT:    [[R1:%.*]] = insertvalue { double, double } [[R0]], double [[DY]], 1
+; CHECK-NEXT:    [[DY:%.*]] = fadd double -0.000000e+00, [[NQR]]
+; CHECK:         [[DXN:%.*]] = fadd double [[DX]], 0.000000e+00
+; CHECK-NEXT:         [[R0:%.*]] = insertvalue { double, double } poison, double [[DXN]], 0
+; CHECK-NEXT:    [[DYN:%.*]] = fadd double [[DY]], 0.000000e+00
+; CHECK-NEXT:    [[R1:%.*]] = insertvalue { double, double } [[R0]], double [[DYN]], 1
 ; CHECK-NEXT:    ret { double, double } [[R1]]

@@ -36,11 +36,13 @@ entry:
 ; CHECK-DAG:     [[X:%[0-9]+]] = load double, ptr [[XA]]
 ; CHECK-DAG:     [[YA:%[0-9]+]] = getelementptr inbounds i8, ptr [[REC]], i64 [[YOFF]]
 ; CHECK-DAG:     [[Y:%[0-9]+]] = load double, ptr [[YA]]
-; CHECK:         [[D:%.*]] = fadd double 0.000000e+00, %0
+; CHECK:         [[D:%.*]] = fadd double -0.000000e+00, %0
 ; CHECK-NEXT:    [[DXM:%.*]] = fmul double [[D]], [[Y]]
-; CHECK-NEXT:    [[DX:%.*]] = fadd double 0.000000e+00, [[DXM]]
+; CHECK-NEXT:    [[DX:%.*]] = fadd double -0.000000e+00, [[DXM]]
 ; CHECK-NEXT:    [[DYM:%.*]] = fmul double [[D]], [[X]]
-; CHECK-NEXT:    [[DY:%.*]] = fadd double 0.000000e+00, [[DYM]]
-; CHECK:         [[R0:%.*]] = insertvalue { double, double } poison, double [[DX]], 0
-; CHECK-NEXT:    [[R1:%.*]] = insertvalue { double, double } [[R0]], double [[DY]], 1
+; CHECK-NEXT:    [[DY:%.*]] = fadd double -0.000000e+00, [[DYM]]
+; CHECK:         [[DXN:%.*]] = fadd double [[DX]], 0.000000e+00
+; CHECK-NEXT:         [[R0:%.*]] = insertvalue { double, double } poison, double [[DXN]], 0
+; CHECK-NEXT:    [[DYN:%.*]] = fadd double [[DY]], 0.000000e+00
+; CHECK-NEXT:    [[R1:%.*]] = insertvalue { double, double } [[R0]], double [[DYN]], 1
 ; CHECK-NEXT:    ret { double, double } [[R1]]

@@ -27,12 +27,14 @@ entry:
 
 ; CHECK-LABEL: define internal { float, double } @f.capsule.rev.oor(float %0)
 ; CHECK-NOT:     @__capsule_tape_pop_slow
-; CHECK:         [[DT:%.*]] = fadd float 0.000000e+00, %0
+; CHECK:         [[DT:%.*]] = fadd float -0.000000e+00, %0
 ; CHECK-NEXT:    [[DTE:%.*]] = fpext float [[DT]] to double
-; CHECK-NEXT:    [[DS:%.*]] = fadd double 0.000000e+00, [[DTE]]
-; CHECK-NEXT:    [[DXE:%.*]] = fadd double 0.000000e+00, [[DS]]
-; CHECK-NEXT:    [[DY:%.*]] = fadd double 0.000000e+00, [[DS]]
+; CHECK-NEXT:    [[DS:%.*]] = fadd double -0.000000e+00, [[DTE]]
+; CHECK-NEXT:    [[DXE:%.*]] = fadd double -0.000000e+00, [[DS]]
+; CHECK-NEXT:    [[DY:%.*]] = fadd double -0.000000e+00, [[DS]]
 ; CHECK-NEXT:    [[DXT:%.*]] = fptrunc double [[DXE]] to float
-; CHECK-NEXT:    [[DX:%.*]] = fadd float 0.000000e+00, [[DXT]]
-; CHECK:         [[R0:%.*]] = insertvalue { float, double } poison, float [[DX]], 0
-; CHECK-NEXT:    insertvalue { float, double } [[R0]], double [[DY]], 1
+; CHECK-NEXT:    [[DX:%.*]] = fadd float -0.000000e+00, [[DXT]]
+; CHECK:         [[DXN:%.*]] = fadd float [[DX]], 0.000000e+00
+; CHECK-NEXT:         [[R0:%.*]] = insertvalue { float, double } poison, float [[DXN]], 0
+; CHECK-NEXT:    [[DYN:%.*]] = fadd double [[DY]], 0.000000e+00
+; CHECK-NEXT:    insertvalue { float, double } [[R0]], double [[DYN]], 1

@@ -72,7 +72,7 @@ entry:
 ; CHECK:         [[REC:%tape.rec[0-9]*]] = phi ptr
 ; CHECK-DAG:     [[FA:%[0-9]+]] = getelementptr inbounds i8, ptr [[REC]], i64 [[FOFF]]
 ; CHECK-DAG:     [[FN:%[0-9]+]] = load ptr, ptr [[FA]]
-; CHECK:         [[D:%[0-9]+]] = fadd double 0.000000e+00, %0
+; CHECK:         [[D:%[0-9]+]] = fadd double -0.000000e+00, %0
 ; CHECK-NEXT:    [[IS1:%.*]] = icmp eq ptr [[FN]], @sq
 ; CHECK-NEXT:    br i1 [[IS1]], label %[[CALL1:.*]], label %[[NEXT1:.*]]
 ; CHECK:       {{^}}[[CALL1]]:

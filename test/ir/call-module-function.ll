@@ -47,10 +47,10 @@ entry:
 ; CHECK-LABEL: define internal { double } @f.capsule.rev.dcocr(double %0)
 ; CHECK:         call ptr @__capsule_tape_pop_slow(
 ; CHECK:         [[DTM:%.*]] = fmul double {{%[0-9]+}}, {{%[0-9]+}}
-; CHECK-NEXT:    [[DT:%.*]] = fadd double 0.000000e+00, [[DTM]]
+; CHECK-NEXT:    [[DT:%.*]] = fadd double -0.000000e+00, [[DTM]]
 ; CHECK:         [[GR:%.*]] = call { double } @g.capsule.rev.cdocr(double [[DT]])
 ; CHECK-NEXT:    [[DS:%.*]] = extractvalue { double } [[GR]], 0
-; CHECK-NEXT:    [[DS1:%.*]] = fadd double 0.000000e+00, [[DS]]
+; CHECK-NEXT:    [[DS1:%.*]] = fadd double -0.000000e+00, [[DS]]
 ; CHECK-NEXT:    fmul double [[DS1]], {{%[0-9]+}}
 ; CHECK:         ret { double }
 

@@ -42,7 +42,7 @@ entry:
 ; CHECK-LABEL: define internal { double } @f.capsule.rev.ocr.nested(double %0)
 ; CHECK:       {{^}}rev.step:
 ; CHECK:         call ptr @__capsule_tape_pop_slow(
-; CHECK:         [[DT:%[0-9]+]] = fadd double 0.000000e+00, {{%[0-9]+}}
+; CHECK:         [[DT:%[0-9]+]] = fadd double -0.000000e+00, {{%[0-9]+}}
 ; CHECK:         [[RR:%[0-9]+]] = call { double } @f.capsule.rev.ocr.nested(double [[DT]])
 ; CHECK-NEXT:    [[DX:%[0-9]+]] = extractvalue { double } [[RR]], 0
 ; CHECK-NEXT:    fadd double {{%[0-9]+}}, [[DX]]

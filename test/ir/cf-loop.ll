@@ -58,7 +58,8 @@ entry:
 ; CHECK:         switch [[IT]] [[IDX]], label %[[EDGE1:rev.edge[0-9]*]] [
 ; CHECK-NEXT:      [[IT]] 0, label %[[EDGE0:rev.edge[0-9]*]]
 ; CHECK-NEXT:    ]
-; CHECK:         insertvalue { double } poison, double [[DX:%.*]], 0
+; CHECK:         [[DXN:%.*]] = fadd double [[DX:%.*]], 0.000000e+00
+; CHECK-NEXT:    insertvalue { double } poison, double [[DXN]], 0
 ; CHECK:       {{^}}[[EDGE0]]:
 ; CHECK-NEXT:    fadd double
 ; CHECK-NEXT:    br label %rev.loop

@@ -46,24 +46,24 @@ entry:
 ; Predecessor 0 is b (d * 3 flows to x), 1 is a (d flows to x unchanged).
 ; CHECK-LABEL: define internal { double } @f.capsule.rev.ocr(double %0)
 ; CHECK:       {{^}}rev.a:
-; CHECK-NEXT:    fadd double 0.000000e+00, [[DYA:%[0-9]+]]
+; CHECK-NEXT:    fadd double -0.000000e+00, [[DYA:%[0-9]+]]
 ; CHECK-NEXT:    br label %rev.entry
 ; CHECK:       {{^}}rev.b:
 ; CHECK-NEXT:    [[M:%.*]] = fmul double [[DYB:%[0-9]+]], 3.000000e+00
-; CHECK-NEXT:    fadd double 0.000000e+00, [[M]]
+; CHECK-NEXT:    fadd double -0.000000e+00, [[M]]
 ; CHECK-NEXT:    br label %rev.entry
 ; CHECK:       {{^}}rev.join:
 ; CHECK:         call ptr @__capsule_tape_pop_slow(
 ; CHECK:         [[REC:%tape.rec[0-9]*]] = phi ptr
 ; CHECK-NEXT:    [[A:%.*]] = getelementptr inbounds i8, ptr [[REC]], i64 [[IOFF]]
 ; CHECK-NEXT:    [[IDX:%.*]] = load [[IT]], ptr [[A]]
-; CHECK-NEXT:    [[DY:%.*]] = fadd double 0.000000e+00, %0
+; CHECK-NEXT:    [[DY:%.*]] = fadd double -0.000000e+00, %0
 ; CHECK-NEXT:    switch [[IT]] [[IDX]], label %[[EDGE1:rev.edge[0-9]*]] [
 ; CHECK-NEXT:      [[IT]] 0, label %[[EDGE0:rev.edge[0-9]*]]
 ; CHECK-NEXT:    ]
 ; CHECK:       {{^}}[[EDGE0]]:
-; CHECK-NEXT:    [[DYB]] = fadd double 0.000000e+00, [[DY]]
+; CHECK-NEXT:    [[DYB]] = fadd double -0.000000e+00, [[DY]]
 ; CHECK-NEXT:    br label %rev.b
 ; CHECK:       {{^}}[[EDGE1]]:
-; CHECK-NEXT:    [[DYA]] = fadd double 0.000000e+00, [[DY]]
+; CHECK-NEXT:    [[DYA]] = fadd double -0.000000e+00, [[DY]]
 ; CHECK-NEXT:    br label %rev.a

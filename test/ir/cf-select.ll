@@ -31,10 +31,12 @@ entry:
 ; CHECK:         [[REC:%tape.rec[0-9]*]] = phi ptr
 ; CHECK-NEXT:    [[A:%.*]] = getelementptr inbounds i8, ptr [[REC]], i64 [[COFF]]
 ; CHECK-NEXT:    [[C:%.*]] = load i1, ptr [[A]]
-; CHECK-NEXT:    [[D:%.*]] = fadd double 0.000000e+00, %0
-; CHECK-NEXT:    [[TD:%.*]] = select i1 [[C]], double [[D]], double 0.000000e+00
-; CHECK-NEXT:    [[DX:%.*]] = fadd double 0.000000e+00, [[TD]]
-; CHECK-NEXT:    [[FD:%.*]] = select i1 [[C]], double 0.000000e+00, double [[D]]
-; CHECK-NEXT:    [[DY:%.*]] = fadd double 0.000000e+00, [[FD]]
-; CHECK:         [[R0:%.*]] = insertvalue { double, double } poison, double [[DX]], 0
-; CHECK-NEXT:    insertvalue { double, double } [[R0]], double [[DY]], 1
+; CHECK-NEXT:    [[D:%.*]] = fadd double -0.000000e+00, %0
+; CHECK-NEXT:    [[TD:%.*]] = select i1 [[C]], double [[D]], double -0.000000e+00
+; CHECK-NEXT:    [[DX:%.*]] = fadd double -0.000000e+00, [[TD]]
+; CHECK-NEXT:    [[FD:%.*]] = select i1 [[C]], double -0.000000e+00, double [[D]]
+; CHECK-NEXT:    [[DY:%.*]] = fadd double -0.000000e+00, [[FD]]
+; CHECK:         [[DXN:%.*]] = fadd double [[DX]], 0.000000e+00
+; CHECK-NEXT:         [[R0:%.*]] = insertvalue { double, double } poison, double [[DXN]], 0
+; CHECK-NEXT:    [[DYN:%.*]] = fadd double [[DY]], 0.000000e+00
+; CHECK-NEXT:    insertvalue { double, double } [[R0]], double [[DYN]], 1

@@ -37,6 +37,8 @@ entry:
 
 ; CHECK-LABEL: define internal double @f.capsule.fwd.odcor(double %0, ptr %1, i64 %2, float %3, ptr %"p'")
 ; CHECK-LABEL: define internal { double, float } @f.capsule.rev.odcor(double %0)
-; CHECK:         insertvalue { double, float } poison, double {{%.*}}, 0
+; CHECK:         fadd double {{%.*}}, 0.000000e+00
+; CHECK-NEXT:    insertvalue { double, float } poison, double {{%.*}}, 0
+; CHECK-NEXT:    fadd float {{%.*}}, 0.000000e+00
 ; CHECK-NEXT:    insertvalue { double, float } {{%.*}}, float {{%.*}}, 1
 ; CHECK-NEXT:    ret { double, float }

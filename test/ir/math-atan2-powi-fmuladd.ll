@@ -58,16 +58,16 @@ entry:
 ; fmuladd:
 ; CHECK:         [[DUM:%.*]] = fmul double [[DM:%[0-9]+]], [[V]]
 ; CHECK-NEXT:    [[DVM:%.*]] = fmul double [[DM]], [[U]]
-; CHECK-NEXT:    [[DU:%.*]] = fadd double 0.000000e+00, [[DUM]]
-; CHECK-NEXT:    [[DV:%.*]] = fadd double 0.000000e+00, [[DVM]]
-; CHECK-NEXT:    [[DW:%.*]] = fadd double 0.000000e+00, [[DM]]
+; CHECK-NEXT:    [[DU:%.*]] = fadd double -0.000000e+00, [[DUM]]
+; CHECK-NEXT:    [[DV:%.*]] = fadd double -0.000000e+00, [[DVM]]
+; CHECK-NEXT:    [[DW:%.*]] = fadd double -0.000000e+00, [[DM]]
 ; powi:
 ; CHECK-NEXT:    [[NM1:%.*]] = sub i32 [[N]], 1
 ; CHECK-NEXT:    [[PM1:%.*]] = call double @llvm.powi.f64.i32(double [[B]], i32 [[NM1]])
 ; CHECK-NEXT:    [[NF:%.*]] = sitofp i32 [[N]] to double
 ; CHECK-NEXT:    [[T:%.*]] = fmul double [[NF]], [[PM1]]
 ; CHECK-NEXT:    [[DBM:%.*]] = fmul double {{%[0-9]+}}, [[T]]
-; CHECK-NEXT:    [[DB:%.*]] = fadd double 0.000000e+00, [[DBM]]
+; CHECK-NEXT:    [[DB:%.*]] = fadd double -0.000000e+00, [[DBM]]
 ; atan2 (the two squares come in the order the compiler that built the
 ; plugin evaluates call arguments in):
 ; CHECK-DAG:     [[YY:%.*]] = fmul double [[Y]], [[Y]]
@@ -78,12 +78,18 @@ entry:
 ; CHECK-NEXT:    [[DY_:%.*]] = fmul double [[DT]], [[Y]]
 ; CHECK-NEXT:    [[DXQ:%.*]] = fdiv double [[DY_]], [[DEN]]
 ; CHECK-NEXT:    [[DXN:%.*]] = fneg double [[DXQ]]
-; CHECK-NEXT:    [[DY:%.*]] = fadd double 0.000000e+00, [[DYQ]]
-; CHECK-NEXT:    [[DX:%.*]] = fadd double 0.000000e+00, [[DXN]]
+; CHECK-NEXT:    [[DY:%.*]] = fadd double -0.000000e+00, [[DYQ]]
+; CHECK-NEXT:    [[DX:%.*]] = fadd double -0.000000e+00, [[DXN]]
 ; The out arguments in order; the const n has no slot.
-; CHECK:         [[R0:%.*]] = insertvalue {{.*}} poison, double [[DY]], 0
-; CHECK-NEXT:    [[R1:%.*]] = insertvalue {{.*}} [[R0]], double [[DX]], 1
-; CHECK-NEXT:    [[R2:%.*]] = insertvalue {{.*}} [[R1]], double [[DB]], 2
-; CHECK-NEXT:    [[R3:%.*]] = insertvalue {{.*}} [[R2]], double [[DU]], 3
-; CHECK-NEXT:    [[R4:%.*]] = insertvalue {{.*}} [[R3]], double [[DV]], 4
-; CHECK-NEXT:    insertvalue {{.*}} [[R4]], double [[DW]], 5
+; CHECK:         [[DYN:%.*]] = fadd double [[DY]], 0.000000e+00
+; CHECK-NEXT:    [[R0:%.*]] = insertvalue {{.*}} poison, double [[DYN]], 0
+; CHECK-NEXT:    [[DXN:%.*]] = fadd double [[DX]], 0.000000e+00
+; CHECK-NEXT:    [[R1:%.*]] = insertvalue {{.*}} [[R0]], double [[DXN]], 1
+; CHECK-NEXT:    [[DBN:%.*]] = fadd double [[DB]], 0.000000e+00
+; CHECK-NEXT:    [[R2:%.*]] = insertvalue {{.*}} [[R1]], double [[DBN]], 2
+; CHECK-NEXT:    [[DUN:%.*]] = fadd double [[DU]], 0.000000e+00
+; CHECK-NEXT:    [[R3:%.*]] = insertvalue {{.*}} [[R2]], double [[DUN]], 3
+; CHECK-NEXT:    [[DVN:%.*]] = fadd double [[DV]], 0.000000e+00
+; CHECK-NEXT:    [[R4:%.*]] = insertvalue {{.*}} [[R3]], double [[DVN]], 4
+; CHECK-NEXT:    [[DWN:%.*]] = fadd double [[DW]], 0.000000e+00
+; CHECK-NEXT:    insertvalue {{.*}} [[R4]], double [[DWN]], 5

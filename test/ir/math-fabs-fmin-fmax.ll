@@ -53,23 +53,28 @@ entry:
 ; CHECK-DAG:     [[MX:%[0-9]+]] = load double, ptr [[MXA]]
 ; maxnum:
 ; CHECK:         [[TOOKC:%.*]] = fcmp oeq double [[MX]], [[C]]
-; CHECK-NEXT:    [[DCS:%.*]] = select i1 [[TOOKC]], double [[DMX:%[0-9]+]], double 0.000000e+00
-; CHECK-NEXT:    [[DES:%.*]] = select i1 [[TOOKC]], double 0.000000e+00, double [[DMX]]
-; CHECK-NEXT:    [[DC:%.*]] = fadd double 0.000000e+00, [[DCS]]
-; CHECK-NEXT:    [[DE:%.*]] = fadd double 0.000000e+00, [[DES]]
+; CHECK-NEXT:    [[DCS:%.*]] = select i1 [[TOOKC]], double [[DMX:%[0-9]+]], double -0.000000e+00
+; CHECK-NEXT:    [[DES:%.*]] = select i1 [[TOOKC]], double -0.000000e+00, double [[DMX]]
+; CHECK-NEXT:    [[DC:%.*]] = fadd double -0.000000e+00, [[DCS]]
+; CHECK-NEXT:    [[DE:%.*]] = fadd double -0.000000e+00, [[DES]]
 ; fmin:
 ; CHECK-NEXT:    [[TOOKA:%.*]] = fcmp oeq double [[MN]], [[A]]
-; CHECK-NEXT:    [[DAS:%.*]] = select i1 [[TOOKA]], double [[DMN:%[0-9]+]], double 0.000000e+00
-; CHECK-NEXT:    [[DBS:%.*]] = select i1 [[TOOKA]], double 0.000000e+00, double [[DMN]]
-; CHECK-NEXT:    [[DA:%.*]] = fadd double 0.000000e+00, [[DAS]]
-; CHECK-NEXT:    [[DB:%.*]] = fadd double 0.000000e+00, [[DBS]]
+; CHECK-NEXT:    [[DAS:%.*]] = select i1 [[TOOKA]], double [[DMN:%[0-9]+]], double -0.000000e+00
+; CHECK-NEXT:    [[DBS:%.*]] = select i1 [[TOOKA]], double -0.000000e+00, double [[DMN]]
+; CHECK-NEXT:    [[DA:%.*]] = fadd double -0.000000e+00, [[DAS]]
+; CHECK-NEXT:    [[DB:%.*]] = fadd double -0.000000e+00, [[DBS]]
 ; fabs:
 ; CHECK-NEXT:    [[NEG:%.*]] = fcmp olt double [[X]], 0.000000e+00
 ; CHECK-NEXT:    [[MINUS:%.*]] = fneg double [[DAB:%[0-9]+]]
 ; CHECK-NEXT:    [[DXS:%.*]] = select i1 [[NEG]], double [[MINUS]], double [[DAB]]
-; CHECK-NEXT:    [[DX:%.*]] = fadd double 0.000000e+00, [[DXS]]
-; CHECK:         [[R0:%.*]] = insertvalue {{.*}} poison, double [[DX]], 0
-; CHECK-NEXT:    [[R1:%.*]] = insertvalue {{.*}} [[R0]], double [[DA]], 1
-; CHECK-NEXT:    [[R2:%.*]] = insertvalue {{.*}} [[R1]], double [[DB]], 2
-; CHECK-NEXT:    [[R3:%.*]] = insertvalue {{.*}} [[R2]], double [[DC]], 3
-; CHECK-NEXT:    insertvalue {{.*}} [[R3]], double [[DE]], 4
+; CHECK-NEXT:    [[DX:%.*]] = fadd double -0.000000e+00, [[DXS]]
+; CHECK:         [[DXN:%.*]] = fadd double [[DX]], 0.000000e+00
+; CHECK-NEXT:    [[R0:%.*]] = insertvalue {{.*}} poison, double [[DXN]], 0
+; CHECK-NEXT:    [[DAN:%.*]] = fadd double [[DA]], 0.000000e+00
+; CHECK-NEXT:    [[R1:%.*]] = insertvalue {{.*}} [[R0]], double [[DAN]], 1
+; CHECK-NEXT:    [[DBN:%.*]] = fadd double [[DB]], 0.000000e+00
+; CHECK-NEXT:    [[R2:%.*]] = insertvalue {{.*}} [[R1]], double [[DBN]], 2
+; CHECK-NEXT:    [[DCN:%.*]] = fadd double [[DC]], 0.000000e+00
+; CHECK-NEXT:    [[R3:%.*]] = insertvalue {{.*}} [[R2]], double [[DCN]], 3
+; CHECK-NEXT:    [[DEN:%.*]] = fadd double [[DE]], 0.000000e+00
+; CHECK-NEXT:    insertvalue {{.*}} [[R3]], double [[DEN]], 4

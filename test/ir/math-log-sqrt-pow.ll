@@ -61,19 +61,23 @@ entry:
 ; CHECK-NEXT:    [[LOGB:%.*]] = call double @llvm.log.f64(double [[B]])
 ; CHECK-NEXT:    [[WL:%.*]] = fmul double [[W]], [[LOGB]]
 ; CHECK-NEXT:    [[Z:%.*]] = fcmp oeq double [[W]], 0.000000e+00
-; CHECK-NEXT:    [[SEL:%.*]] = select i1 [[Z]], double 0.000000e+00, double [[WL]]
+; CHECK-NEXT:    [[SEL:%.*]] = select i1 [[Z]], double -0.000000e+00, double [[WL]]
 ; CHECK-NEXT:    [[DPM:%.*]] = fmul double [[DW]], [[SEL]]
-; CHECK-NEXT:    [[DB:%.*]] = fadd double 0.000000e+00, [[DBM]]
-; CHECK-NEXT:    [[DP:%.*]] = fadd double 0.000000e+00, [[DPM]]
+; CHECK-NEXT:    [[DB:%.*]] = fadd double -0.000000e+00, [[DBM]]
+; CHECK-NEXT:    [[DP:%.*]] = fadd double -0.000000e+00, [[DPM]]
 ; sqrt:
 ; CHECK-NEXT:    [[TWOS:%.*]] = fmul double 2.000000e+00, [[S]]
 ; CHECK-NEXT:    [[DYM:%.*]] = fdiv double {{%[0-9]+}}, [[TWOS]]
-; CHECK-NEXT:    [[DY:%.*]] = fadd double 0.000000e+00, [[DYM]]
+; CHECK-NEXT:    [[DY:%.*]] = fadd double -0.000000e+00, [[DYM]]
 ; log:
 ; CHECK-NEXT:    [[DXM:%.*]] = fdiv double {{%[0-9]+}}, [[X]]
-; CHECK-NEXT:    [[DX:%.*]] = fadd double 0.000000e+00, [[DXM]]
+; CHECK-NEXT:    [[DX:%.*]] = fadd double -0.000000e+00, [[DXM]]
 ; CHECK-NOT:     @llvm.sqrt
-; CHECK:         [[R0:%.*]] = insertvalue { double, double, double, double } poison, double [[DX]], 0
-; CHECK-NEXT:    [[R1:%.*]] = insertvalue { double, double, double, double } [[R0]], double [[DY]], 1
-; CHECK-NEXT:    [[R2:%.*]] = insertvalue { double, double, double, double } [[R1]], double [[DB]], 2
-; CHECK-NEXT:    insertvalue { double, double, double, double } [[R2]], double [[DP]], 3
+; CHECK:         [[DXN:%.*]] = fadd double [[DX]], 0.000000e+00
+; CHECK-NEXT:         [[R0:%.*]] = insertvalue { double, double, double, double } poison, double [[DXN]], 0
+; CHECK-NEXT:    [[DYN:%.*]] = fadd double [[DY]], 0.000000e+00
+; CHECK-NEXT:    [[R1:%.*]] = insertvalue { double, double, double, double } [[R0]], double [[DYN]], 1
+; CHECK-NEXT:    [[DBN:%.*]] = fadd double [[DB]], 0.000000e+00
+; CHECK-NEXT:    [[R2:%.*]] = insertvalue { double, double, double, double } [[R1]], double [[DBN]], 2
+; CHECK-NEXT:    [[DPN:%.*]] = fadd double [[DP]], 0.000000e+00
+; CHECK-NEXT:    insertvalue { double, double, double, double } [[R2]], double [[DPN]], 3

@@ -49,14 +49,17 @@ entry:
 ; CHECK-DAG:     [[E:%[0-9]+]] = load double, ptr [[EA]]
 ; CHECK-NOT:     @exp
 ; CHECK:         [[DZM:%.*]] = fmul double {{%[0-9]+}}, [[E]]
-; CHECK-NEXT:    [[DZ:%.*]] = fadd double 0.000000e+00, [[DZM]]
+; CHECK-NEXT:    [[DZ:%.*]] = fadd double -0.000000e+00, [[DZM]]
 ; CHECK-NEXT:    [[SINY:%.*]] = call double @llvm.sin.f64(double [[Y]])
 ; CHECK-NEXT:    [[DYM:%.*]] = fmul double {{%[0-9]+}}, [[SINY]]
 ; CHECK-NEXT:    [[DYN:%.*]] = fneg double [[DYM]]
-; CHECK-NEXT:    [[DY:%.*]] = fadd double 0.000000e+00, [[DYN]]
+; CHECK-NEXT:    [[DY:%.*]] = fadd double -0.000000e+00, [[DYN]]
 ; CHECK-NEXT:    [[COSX:%.*]] = call double @llvm.cos.f64(double [[X]])
 ; CHECK-NEXT:    [[DXM:%.*]] = fmul double {{%[0-9]+}}, [[COSX]]
-; CHECK-NEXT:    [[DX:%.*]] = fadd double 0.000000e+00, [[DXM]]
-; CHECK:         [[R0:%.*]] = insertvalue { double, double, double } poison, double [[DX]], 0
-; CHECK-NEXT:    [[R1:%.*]] = insertvalue { double, double, double } [[R0]], double [[DY]], 1
-; CHECK-NEXT:    insertvalue { double, double, double } [[R1]], double [[DZ]], 2
+; CHECK-NEXT:    [[DX:%.*]] = fadd double -0.000000e+00, [[DXM]]
+; CHECK:         [[DXN:%.*]] = fadd double [[DX]], 0.000000e+00
+; CHECK-NEXT:         [[R0:%.*]] = insertvalue { double, double, double } poison, double [[DXN]], 0
+; CHECK-NEXT:    [[DYN:%.*]] = fadd double [[DY]], 0.000000e+00
+; CHECK-NEXT:    [[R1:%.*]] = insertvalue { double, double, double } [[R0]], double [[DYN]], 1
+; CHECK-NEXT:    [[DZN:%.*]] = fadd double [[DZ]], 0.000000e+00
+; CHECK-NEXT:    insertvalue { double, double, double } [[R1]], double [[DZN]], 2

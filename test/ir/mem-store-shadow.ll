@@ -34,6 +34,6 @@ entry:
 ; CHECK-DAG:     [[SP:%[0-9]+]] = load ptr, ptr [[SA]]
 ; CHECK:         [[DS:%.*]] = load double, ptr [[SP]]
 ; CHECK-NEXT:    store double 0.000000e+00, ptr [[SP]]
-; CHECK-NEXT:    [[DS1:%.*]] = fadd double 0.000000e+00, [[DS]]
+; CHECK-NEXT:    [[DS1:%.*]] = fadd double -0.000000e+00, [[DS]]
 ; CHECK-NEXT:    fmul double [[DS1]], {{%[0-9]+}}
 ; CHECK:         ret { double }

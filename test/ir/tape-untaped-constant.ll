@@ -25,10 +25,11 @@ entry:
 
 ; CHECK-LABEL: define internal { double } @f.capsule.rev.or(double %0)
 ; CHECK-NOT:     @__capsule_tape
-; CHECK:         [[D:%[0-9]+]] = fadd double 0.000000e+00, %0
+; CHECK:         [[D:%[0-9]+]] = fadd double -0.000000e+00, %0
 ; CHECK-NEXT:    [[Q:%[0-9]+]] = fdiv double [[D]], 4.000000e+00
-; CHECK-NEXT:    [[DA:%[0-9]+]] = fadd double 0.000000e+00, [[Q]]
+; CHECK-NEXT:    [[DA:%[0-9]+]] = fadd double -0.000000e+00, [[Q]]
 ; CHECK-NEXT:    [[DXM:%[0-9]+]] = fmul double [[DA]], 2.500000e+00
-; CHECK-NEXT:    [[DX:%[0-9]+]] = fadd double 0.000000e+00, [[DXM]]
+; CHECK-NEXT:    [[DX:%[0-9]+]] = fadd double -0.000000e+00, [[DXM]]
 ; CHECK-NOT:     @__capsule_tape
-; CHECK:         insertvalue { double } poison, double [[DX]], 0
+; CHECK:         [[DXN:%.*]] = fadd double [[DX]], 0.000000e+00
+; CHECK-NEXT:         insertvalue { double } poison, double [[DXN]], 0
