@@ -166,6 +166,17 @@ CalleeInfo classifyCall(const CallBase &Call) {
   return {CalleeKind::External, MathOp::Identity, F};
 }
 
+bool isAllocatedInside(const Value *Object) {
+  if (isa<AllocaInst>(Object))
+    return true;
+  auto *Call = dyn_cast<CallBase>(Object);
+  if (!Call)
+    return false;
+  CalleeKind Kind = classifyCall(*Call).Kind;
+  return Kind == CalleeKind::Alloc || Kind == CalleeKind::Calloc ||
+         Kind == CalleeKind::AlignedAlloc;
+}
+
 SmallVector<Function *, 4> indirectCallTargets(Module &M, FunctionType *FT) {
   SmallVector<Function *, 4> Targets;
   for (Function &F : M)

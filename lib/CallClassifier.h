@@ -6,6 +6,7 @@
 
 namespace llvm {
 class CallBase;
+class Value;
 class Function;
 class FunctionType;
 class Module;
@@ -43,6 +44,12 @@ struct CalleeInfo {
 };
 
 CalleeInfo classifyCall(const llvm::CallBase &Call);
+
+/// A stack slot or heap block allocated by the function being
+/// differentiated (an alloca, or a malloc-like call): no memory that existed
+/// when the function was called is in it, and its shadow is a fresh block
+/// of the runtime's.
+bool isAllocatedInside(const llvm::Value *Object);
 
 /// Functions of this module that an indirect call of type \p FT may reach:
 /// the defined functions whose address is taken.

@@ -92,6 +92,13 @@ private:
   bool mayClobber(const llvm::Instruction &W, const llvm::LoadInst &LI) const;
   const InductionVariable *inductionVariable(llvm::Value *V) const;
 
+  // ---- Alias scopes of the reverse sweep (ShadowScopes.cpp) ----
+  /// Records that \p Access reads or writes the shadow of the memory
+  /// \p PrimalPtr points to (or the tape, for a null pointer).
+  void noteMemoryAccess(llvm::Instruction *Access, llvm::Value *PrimalPtr);
+  /// Tags the recorded accesses once every root is known.
+  void emitAliasScopes();
+
   // ---- Reverse sweep (ReverseSweep.cpp) ----
   void buildReverse();
   void reverseBlock(llvm::BasicBlock *BB);
@@ -113,7 +120,8 @@ private:
   llvm::Value *shadow(llvm::Value *V);
   llvm::Value *takeAdjoint(llvm::Value *V);
   void addAdjoint(llvm::Value *V, llvm::Value *D);
-  void addToShadowMemory(llvm::Value *ShadowPtr, llvm::Value *D,
+  /// shadow[PrimalPtr] += D.
+  void addToShadowMemory(llvm::Value *PrimalPtr, llvm::Value *D,
                          llvm::Align Alignment);
   llvm::AllocaInst *adjointSlot(llvm::Value *V);
 
@@ -186,6 +194,11 @@ private:
   llvm::MapVector<llvm::Value *, llvm::AllocaInst *> AdjointSlots;
   llvm::BasicBlock *RevEntry = nullptr;
   llvm::BasicBlock *RevReturn = nullptr;
+
+  /// Reverse-sweep memory accesses and the root of the memory each touches
+  /// (see ShadowScopes.cpp).
+  llvm::SmallVector<std::pair<llvm::Instruction *, const llvm::Value *>, 32>
+      MemoryAccesses;
 
   // Forward sweep state.
   llvm::ValueToValueMapTy FwdMap;

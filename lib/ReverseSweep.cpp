@@ -68,10 +68,14 @@ void GradientGenerator::addAdjoint(Value *V, Value *Adj) {
   RB.CreateStore(addAdjoints(RB, Old, Adj), Slot);
 }
 
-void GradientGenerator::addToShadowMemory(Value *ShadowPtr, Value *Adj,
+void GradientGenerator::addToShadowMemory(Value *PrimalPtr, Value *Adj,
                                           Align Alignment) {
-  Value *Old = RB.CreateAlignedLoad(Adj->getType(), ShadowPtr, Alignment);
-  RB.CreateAlignedStore(addAdjoints(RB, Old, Adj), ShadowPtr, Alignment);
+  Value *ShadowPtr = shadow(PrimalPtr);
+  LoadInst *Old = RB.CreateAlignedLoad(Adj->getType(), ShadowPtr, Alignment);
+  StoreInst *New =
+      RB.CreateAlignedStore(addAdjoints(RB, Old, Adj), ShadowPtr, Alignment);
+  noteMemoryAccess(Old, PrimalPtr);
+  noteMemoryAccess(New, PrimalPtr);
 }
 
 Value *GradientGenerator::primal(Value *V) {
@@ -129,6 +133,7 @@ void GradientGenerator::buildReverse() {
   }
   RB.CreateRet(Result);
   emitPops();
+  emitAliasScopes();
 }
 
 void GradientGenerator::reverseBlock(BasicBlock *BB) {
@@ -350,7 +355,7 @@ void GradientGenerator::reverseLoad(LoadInst &LI) {
   Value *Adj = takeAdjoint(&LI);
   if (!Adj)
     return;
-  addToShadowMemory(shadow(LI.getPointerOperand()), Adj, LI.getAlign());
+  addToShadowMemory(LI.getPointerOperand(), Adj, LI.getAlign());
 }
 
 void GradientGenerator::reverseStore(StoreInst &SI) {
@@ -363,9 +368,11 @@ void GradientGenerator::reverseStore(StoreInst &SI) {
   // The stored value overwrote whatever adjoint the location held: it moves
   // to the stored value, and the location starts from zero before the store.
   Value *ShadowPtr = shadow(Ptr);
-  Value *Adj = RB.CreateAlignedLoad(V->getType(), ShadowPtr, SI.getAlign());
-  RB.CreateAlignedStore(Constant::getNullValue(V->getType()), ShadowPtr,
-                        SI.getAlign());
+  LoadInst *Adj = RB.CreateAlignedLoad(V->getType(), ShadowPtr, SI.getAlign());
+  StoreInst *Zero = RB.CreateAlignedStore(
+      Constant::getNullValue(V->getType()), ShadowPtr, SI.getAlign());
+  noteMemoryAccess(Adj, Ptr);
+  noteMemoryAccess(Zero, Ptr);
   addAdjoint(V, Adj);
 }
 

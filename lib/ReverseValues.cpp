@@ -146,26 +146,12 @@ static const Value *writtenObject(const Instruction &W) {
   return nullptr;
 }
 
-/// A stack slot or heap block allocated inside the function: no memory that
-/// existed when the function was called (an argument's, a global's) is in
-/// it.
-static bool allocatedInside(const Value *Object) {
-  if (isa<AllocaInst>(Object))
-    return true;
-  auto *Call = dyn_cast<CallBase>(Object);
-  if (!Call)
-    return false;
-  CalleeKind Kind = classifyCall(*Call).Kind;
-  return Kind == CalleeKind::Alloc || Kind == CalleeKind::Calloc ||
-         Kind == CalleeKind::AlignedAlloc;
-}
-
 /// Whether \p W may overwrite what \p LI read before the reverse sweep.
 bool GradientGenerator::mayClobber(const Instruction &W,
                                    const LoadInst &LI) const {
   const Value *Read = getUnderlyingObject(LI.getPointerOperand());
   const Value *Written = writtenObject(W);
-  if (Written && Written != Read && allocatedInside(Written) &&
+  if (Written && Written != Read && isAllocatedInside(Written) &&
       (isa<Argument, GlobalVariable>(Read)))
     return false;
   return isModSet(AA.getModRefInfo(&W, MemoryLocation::get(&LI)));

@@ -24,6 +24,7 @@ Value *GradientGenerator::recordField(BasicBlock *BB, Value *V, unsigned Kind,
   IRBuilder<> B(R.HeaderEnd);
   Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), R.Base, Offset);
   LoadInst *Load = B.CreateAlignedLoad(Ty, Addr, Align(1));
+  noteMemoryAccess(Load, /*PrimalPtr=*/nullptr);
   R.Loaded[Key] = Load;
   return Load;
 }
