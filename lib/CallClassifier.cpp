@@ -145,8 +145,12 @@ static bool hasNoDerivative(StringRef Name) {
 
 CalleeInfo classifyCall(const CallBase &Call) {
   Function *F = Call.getCalledFunction();
+  // Derivatives have fixed parameter lists: a variadic callee (other than
+  // the known output functions) is one whose derivative Capsule cannot make.
+  bool Variadic = Call.getFunctionType()->isVarArg();
   if (!F)
-    return {Call.isInlineAsm() ? CalleeKind::External : CalleeKind::Indirect};
+    return {Call.isInlineAsm() || Variadic ? CalleeKind::External
+                                           : CalleeKind::Indirect};
   if (Intrinsic::ID ID = F->getIntrinsicID()) {
     if (std::optional<MathOp> Op = mathIntrinsic(ID))
       return {CalleeKind::Math, *Op, F};
@@ -155,7 +159,8 @@ CalleeInfo classifyCall(const CallBase &Call) {
     return {CalleeKind::External, MathOp::Identity, F};
   }
   if (!F->isDeclaration())
-    return {CalleeKind::Module, MathOp::Identity, F};
+    return {Variadic ? CalleeKind::External : CalleeKind::Module,
+            MathOp::Identity, F};
   StringRef Name = F->getName();
   if (std::optional<MathOp> Op = mathLibcall(Name))
     return {CalleeKind::Math, *Op, F};

@@ -107,6 +107,8 @@ private:
   void reverseStore(llvm::StoreInst &SI);
   void reverseIntegerStore(llvm::StoreInst &SI);
   void reverseCall(llvm::CallBase &Call);
+  static std::string whyNoDerivative(const llvm::CallBase &Call,
+                                     const llvm::Function *Callee);
   void reverseMath(llvm::CallBase &Call, MathOp Op);
   void reverseDifferentiatedCall(llvm::CallBase &Call);
   void reverseMemTransfer(llvm::CallBase &Call);

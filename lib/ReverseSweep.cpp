@@ -438,14 +438,29 @@ void GradientGenerator::reverseCall(CallBase &Call) {
   case CalleeKind::External:
     for (const Use &U : Call.args())
       if (AI.isVaried(U) || AI.hasShadow(U))
-        return unsupported(
-            Call, "call to a function without a body and without a known "
-                  "derivative ('" +
-                      (Info.Fn ? displayName(*Info.Fn) : "inline asm") +
-                      "'); define it in this translation unit or pass "
-                      "only constant data to it");
+        return unsupported(Call, whyNoDerivative(Call, Info.Fn));
     return;
   }
+}
+
+/// Why a call that receives active data has no derivative.
+std::string GradientGenerator::whyNoDerivative(const CallBase &Call,
+                                               const Function *Callee) {
+  if (!Callee)
+    return Call.isInlineAsm()
+               ? "inline assembly receives active data"
+               : "indirect call of a variadic function type receives "
+                 "active data";
+  std::string Name = "'" + displayName(*Callee) + "'";
+  if (Callee->isVarArg() && !Callee->isDeclaration())
+    return "call to the variadic function " + Name +
+           " with active data; variadic functions cannot be "
+           "differentiated yet";
+  return "call to a function without a body and without a known "
+         "derivative (" +
+         Name +
+         "); define it in this translation unit or pass only constant "
+         "data to it";
 }
 
 void GradientGenerator::reverseMath(CallBase &Call, MathOp Op) {
