@@ -37,83 +37,76 @@ Value *RuntimeABI::tapeField(IRBuilder<> &B, unsigned Index) {
   return B.CreateStructGEP(TapeTy, TLS, Index);
 }
 
-// Both fast paths branch to the slow path only at chunk boundaries, which
-// the branch weights tell the optimizer.
-Value *RuntimeABI::emitTapePush(IRBuilder<> &B, uint64_t Bytes) {
+/// Emits `TakeSlow ? Slow(Bytes) : Fast()` where the runtime call is the
+/// rare case (the branch weights tell the optimizer), and leaves \p B after
+/// the join; returns the record address from either side.
+Value *RuntimeABI::emitRareSlowPath(IRBuilder<> &B, Value *TakeSlow,
+                                    StringRef SlowName, uint64_t Bytes,
+                                    function_ref<Value *(IRBuilder<> &)> Fast,
+                                    const Twine &Label) {
   LLVMContext &C = B.getContext();
+  Type *Ptr = B.getPtrTy();
+  BasicBlock *Here = B.GetInsertBlock();
+  BasicBlock *Next =
+      Here->splitBasicBlock(B.GetInsertPoint(), "tape." + Label + ".join");
+  BasicBlock *SlowBB = BasicBlock::Create(C, "tape." + Label + ".slow",
+                                          Here->getParent(), Next);
+  BasicBlock *FastBB = BasicBlock::Create(C, "tape." + Label + ".fast",
+                                          Here->getParent(), Next);
+  Here->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Here);
+  B.CreateCondBr(TakeSlow, SlowBB, FastBB,
+                 MDBuilder(C).createBranchWeights(1, 1 << 20));
+
+  B.SetInsertPoint(SlowBB);
+  Value *SlowRec =
+      B.CreateCall(function(SlowName, Ptr, {B.getInt64Ty()}), {B.getInt64(Bytes)});
+  B.CreateBr(Next);
+
+  B.SetInsertPoint(FastBB);
+  Value *FastRec = Fast(B);
+  B.CreateBr(Next);
+
+  B.SetInsertPoint(Next, Next->begin());
+  PHINode *Rec = B.CreatePHI(Ptr, 2, "tape.rec");
+  Rec->addIncoming(SlowRec, SlowBB);
+  Rec->addIncoming(FastRec, FastBB);
+  return Rec;
+}
+
+Value *RuntimeABI::emitTapePush(IRBuilder<> &B, uint64_t Bytes) {
   Type *Ptr = B.getPtrTy();
   Value *TopAddr = tapeField(B, TopField);
   Value *Top = B.CreateLoad(Ptr, TopAddr, "tape.top");
   Value *End = B.CreateLoad(Ptr, tapeField(B, ChunkEndField), "tape.end");
   Value *Room = B.CreatePtrDiff(B.getInt8Ty(), End, Top);
   Value *Full = B.CreateICmpSLT(Room, B.getInt64(Bytes));
-
-  BasicBlock *Here = B.GetInsertBlock();
-  BasicBlock *Next = Here->splitBasicBlock(B.GetInsertPoint(), "tape.pushed");
-  BasicBlock *Slow = BasicBlock::Create(C, "tape.push.slow", Here->getParent(),
-                                        Next);
-  BasicBlock *Fast = BasicBlock::Create(C, "tape.push.fast", Here->getParent(),
-                                        Next);
-  Here->getTerminator()->eraseFromParent();
-  B.SetInsertPoint(Here);
-  B.CreateCondBr(Full, Slow, Fast,
-                 MDBuilder(C).createBranchWeights(1, 1 << 20));
-
-  B.SetInsertPoint(Slow);
-  Value *SlowRec = B.CreateCall(
-      function("__capsule_tape_push_slow", Ptr, {B.getInt64Ty()}),
-      {B.getInt64(Bytes)});
-  B.CreateBr(Next);
-
-  B.SetInsertPoint(Fast);
-  B.CreateStore(B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Top, Bytes),
-                TopAddr);
-  B.CreateBr(Next);
-
-  B.SetInsertPoint(Next, Next->begin());
-  PHINode *Rec = B.CreatePHI(Ptr, 2, "tape.rec");
-  Rec->addIncoming(SlowRec, Slow);
-  Rec->addIncoming(Top, Fast);
-  return Rec;
+  return emitRareSlowPath(
+      B, Full, "__capsule_tape_push_slow", Bytes,
+      [&](IRBuilder<> &FB) {
+        FB.CreateStore(FB.CreateConstInBoundsGEP1_64(FB.getInt8Ty(), Top, Bytes),
+                       TopAddr);
+        return Top;
+      },
+      "push");
 }
 
 Value *RuntimeABI::emitTapePop(IRBuilder<> &B, uint64_t Bytes) {
-  LLVMContext &C = B.getContext();
   Type *Ptr = B.getPtrTy();
   Value *TopAddr = tapeField(B, TopField);
   Value *Top = B.CreateLoad(Ptr, TopAddr, "tape.top");
   Value *Begin =
       B.CreateLoad(Ptr, tapeField(B, ChunkBeginField), "tape.begin");
   Value *Empty = B.CreateICmpEQ(Top, Begin);
-
-  BasicBlock *Here = B.GetInsertBlock();
-  BasicBlock *Next = Here->splitBasicBlock(B.GetInsertPoint(), "tape.popped");
-  BasicBlock *Slow =
-      BasicBlock::Create(C, "tape.pop.slow", Here->getParent(), Next);
-  BasicBlock *Fast =
-      BasicBlock::Create(C, "tape.pop.fast", Here->getParent(), Next);
-  Here->getTerminator()->eraseFromParent();
-  B.SetInsertPoint(Here);
-  B.CreateCondBr(Empty, Slow, Fast,
-                 MDBuilder(C).createBranchWeights(1, 1 << 20));
-
-  B.SetInsertPoint(Slow);
-  Value *SlowRec = B.CreateCall(
-      function("__capsule_tape_pop_slow", Ptr, {B.getInt64Ty()}),
-      {B.getInt64(Bytes)});
-  B.CreateBr(Next);
-
-  B.SetInsertPoint(Fast);
-  Value *FastRec = B.CreateConstInBoundsGEP1_64(
-      B.getInt8Ty(), Top, -static_cast<int64_t>(Bytes));
-  B.CreateStore(FastRec, TopAddr);
-  B.CreateBr(Next);
-
-  B.SetInsertPoint(Next, Next->begin());
-  PHINode *Rec = B.CreatePHI(Ptr, 2, "tape.rec");
-  Rec->addIncoming(SlowRec, Slow);
-  Rec->addIncoming(FastRec, Fast);
-  return Rec;
+  return emitRareSlowPath(
+      B, Empty, "__capsule_tape_pop_slow", Bytes,
+      [&](IRBuilder<> &FB) {
+        Value *Rec = FB.CreateConstInBoundsGEP1_64(FB.getInt8Ty(), Top,
+                                                   -static_cast<int64_t>(Bytes));
+        FB.CreateStore(Rec, TopAddr);
+        return Rec;
+      },
+      "pop");
 }
 
 FunctionCallee RuntimeABI::gradientBegin() {

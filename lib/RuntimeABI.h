@@ -45,6 +45,11 @@ public:
 
 private:
   llvm::Value *tapeField(llvm::IRBuilder<> &B, unsigned Index);
+  llvm::Value *
+  emitRareSlowPath(llvm::IRBuilder<> &B, llvm::Value *TakeSlow,
+                   llvm::StringRef SlowName, uint64_t Bytes,
+                   llvm::function_ref<llvm::Value *(llvm::IRBuilder<> &)> Fast,
+                   const llvm::Twine &Label);
   llvm::FunctionCallee function(llvm::StringRef Name, llvm::Type *Ret,
                                 llvm::ArrayRef<llvm::Type *> Params);
 
