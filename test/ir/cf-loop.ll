@@ -31,7 +31,7 @@ entry:
 ; off), 1 is entry.
 ; CHECK-LABEL: define internal double @f.capsule.fwd.ocr(double %0, i32 %1)
 ; CHECK:       {{^}}loop:
-; CHECK-NEXT:    %pred.index = phi [[IT:i[0-9]+]] [ 0, %[[LATCH:tape.pushed[0-9]*]] ], [ 1, %entry ]
+; CHECK-NEXT:    %pred.index = phi [[IT:i[0-9]+]] [ 0, %[[LATCH:tape.push.join[0-9]*]] ], [ 1, %entry ]
 ; CHECK:         %acc.next = fmul double %acc, %acc
 ; CHECK:         call ptr @__capsule_tape_push_slow(
 ; CHECK:       {{^}}[[LATCH]]:

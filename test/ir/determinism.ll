@@ -1,5 +1,5 @@
 ; The output is deterministic: eight runs on a function with six taped
-; blocks print the same module (names such as tape.top1 and tape.pushed3
+; blocks print the same module (names such as tape.top1 and tape.push.join3
 ; follow the IR, not heap addresses).
 ; RUN: %opt -load-pass-plugin=%plugin -passes=capsule -S %s -o %t.first
 ; RUN: for i in 1 2 3 4 5 6 7; do %opt -load-pass-plugin=%plugin -passes=capsule -S %s | cmp - %t.first || exit 1; done
