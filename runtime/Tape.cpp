@@ -39,9 +39,12 @@ struct alignas(16) Chunk {
 // Plain data in __thread storage: a C++ thread_local with a destructor would
 // need libstdc++, so a pthread key frees the chunks when the thread exits.
 struct ThreadTape {
-  // One emptied chunk kept for reuse, so a loop pushing and popping across a
-  // boundary does not malloc and free a chunk each time.
-  Chunk *Spare;
+  // Emptied chunks kept for reuse (linked through Below): the reverse sweep
+  // empties them and the next forward sweep fills them again. Freeing them
+  // instead costs a page fault per page on every gradient call, since the
+  // allocator returns blocks this large to the system.
+  Chunk *Free;
+  uint64_t FreeBytes;
   uint64_t Peak;
   capsule::TapeChunkCounts Chunks;
   bool CleanupRegistered;
@@ -87,17 +90,23 @@ void freeChunk(ThreadTape &T, Chunk *C) {
   --T.Chunks.Held;
 }
 
-// Keeps C as the spare if it is larger than the one kept so far.
 void release(ThreadTape &T, Chunk *C) {
-  if (T.Spare && T.Spare->Capacity >= C->Capacity) {
-    freeChunk(T, C);
-    return;
-  }
-  freeChunk(T, T.Spare);
-  T.Spare = C;
+  C->Below = T.Free;
+  T.Free = C;
+  T.FreeBytes += C->Capacity;
 }
 
-// Frees or keeps every chunk from Top down and leaves no current chunk.
+// Frees kept chunks until at most Keep bytes of them remain.
+void trimFree(ThreadTape &T, uint64_t Keep) {
+  while (T.Free && T.FreeBytes > Keep) {
+    Chunk *C = T.Free;
+    T.Free = C->Below;
+    T.FreeBytes -= C->Capacity;
+    freeChunk(T, C);
+  }
+}
+
+// Keeps every chunk from Top down and leaves no current chunk.
 void releaseStack(ThreadTape &T, Chunk *Top) {
   while (Top) {
     Chunk *Below = Top->Below;
@@ -108,13 +117,17 @@ void releaseStack(ThreadTape &T, Chunk *Top) {
 }
 
 // A chunk that can hold at least N bytes; Room (>= N) is what the tape limit
-// still allows, so no more than that is allocated. The spare serves if it is
-// as large as a new chunk would be.
+// still allows, so no more than that is allocated. A kept chunk serves if it
+// is as large as a new chunk would be (its usable end is capped at Room by
+// the caller).
 Chunk *acquire(ThreadTape &T, uint64_t N, uint64_t Room) {
   uint64_t Capacity = std::min(std::max(ChunkBytes.load(), N), Room);
-  if (T.Spare && T.Spare->Capacity >= Capacity) {
-    Chunk *C = T.Spare;
-    T.Spare = nullptr;
+  for (Chunk **Link = &T.Free; *Link; Link = &(*Link)->Below) {
+    Chunk *C = *Link;
+    if (C->Capacity < Capacity)
+      continue;
+    *Link = C->Below;
+    T.FreeBytes -= C->Capacity;
     return C;
   }
   return allocateChunk(T, Capacity);
@@ -197,6 +210,10 @@ uint64_t tapeBytesInUse() { return bytesInUse(currentChunk()); }
 void tapeReset() {
   ThreadTape &T = ThisThread;
   releaseStack(T, currentChunk());
+  // Keep what the previous call needed (a repeated gradient reuses it), and
+  // at least one chunk; a one-off large call does not pin its memory past
+  // the next call.
+  trimFree(T, std::max(T.Peak, ChunkBytes.load()));
   T.Peak = 0;
 }
 
@@ -206,9 +223,10 @@ void tapeRecordPeak() {
 }
 
 void tapeFree() {
-  tapeReset();
-  freeChunk(ThisThread, ThisThread.Spare);
-  ThisThread.Spare = nullptr;
+  ThreadTape &T = ThisThread;
+  releaseStack(T, currentChunk());
+  trimFree(T, 0);
+  T.Peak = 0;
 }
 
 uint64_t tapePeakBytes() { return ThisThread.Peak; }

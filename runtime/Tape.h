@@ -16,8 +16,8 @@
 namespace capsule {
 
 /// Capacity of a chunk when no record forces a larger one. Large enough that
-/// the slow paths are rare, small enough that a thread's idle tape (at most
-/// its bottom chunk plus one spare) stays cheap.
+/// the slow paths are rare, small enough that the chunk a thread keeps
+/// between gradient calls stays cheap.
 constexpr uint64_t DefaultChunkBytes = uint64_t(4) << 20;
 
 /// Pushes N bytes exactly as generated code does (abi.h): inline unless the
@@ -44,11 +44,11 @@ inline void *tapePop(uint64_t N) {
 uint64_t tapeBytesInUse();
 
 /// Empties this thread's tape (whatever an abandoned call left behind) and
-/// restarts its peak at zero.
+/// restarts its peak at zero. Emptied chunks are kept for reuse, as many as
+/// the previous peak needed and at least one; the rest are freed.
 void tapeReset();
 
-/// As tapeReset(), and frees all of this thread's tape memory, including the
-/// spare chunk that tapeReset() keeps for the next call.
+/// Empties this thread's tape and frees all of its memory.
 void tapeFree();
 
 /// Raises this thread's peak to the bytes in use now.

@@ -125,16 +125,31 @@ TEST_F(TapeTest, SpareChunkIsReusedAtABoundary) {
   EXPECT_EQ(tapeChunkCounts().Held, 2u);
 }
 
-TEST_F(TapeTest, AtMostOneSpareChunkIsKept) {
+TEST_F(TapeTest, ChunksAreKeptForTheNextCallAndTrimmedAfterIt) {
   for (int I = 0; I != 10; ++I)
     tapePush(SmallChunk);
+  tapeRecordPeak();
   EXPECT_EQ(tapeChunkCounts().Held, 10u);
   for (int I = 0; I != 10; ++I)
     tapePop(SmallChunk);
-  // The bottom chunk, now empty, and one spare.
-  EXPECT_EQ(tapeChunkCounts().Held, 2u);
+  // Popping frees nothing: the next forward sweep needs the chunks again.
+  EXPECT_EQ(tapeChunkCounts().Held, 10u);
+  tapeReset();
+  EXPECT_EQ(tapeChunkCounts().Held, 10u);
+  // A second call of the same size allocates nothing.
+  uint64_t Allocated = tapeChunkCounts().Allocated;
+  for (int I = 0; I != 10; ++I)
+    tapePush(SmallChunk);
+  EXPECT_EQ(tapeChunkCounts().Allocated, Allocated);
+  for (int I = 0; I != 10; ++I)
+    tapePop(SmallChunk);
+  tapeRecordPeak();
+  // The reset after that call keeps what it needed; the reset after a call
+  // that needed nothing keeps only one chunk...
+  tapeReset();
   tapeReset();
   EXPECT_EQ(tapeChunkCounts().Held, 1u);
+  // ...and tapeFree keeps none.
   tapeFree();
   EXPECT_EQ(tapeChunkCounts().Held, 0u);
 }
