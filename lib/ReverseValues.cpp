@@ -4,8 +4,8 @@
 // the tape several times larger than necessary. Before taping, two cheaper
 // sources are tried:
 //  - recomputation: integer and address arithmetic (GEPs, index math,
-//    casts, compares) is redone in the reverse block from the values it was
-//    computed from, and the shadow of a GEP is the same GEP on the shadow of
+//    casts, compares, selects) is redone in the reverse block from the values
+//    it was computed from, and the shadow of a GEP is the same GEP on the shadow of
 //    its base. Only the leaves (phis, loads, calls, arguments) are taped.
 //  - hoisting: a value defined outside a loop is the same in every
 //    iteration; it is pushed once, at the loop's exits, and kept in a
@@ -66,6 +66,8 @@ bool GradientGenerator::isRecomputable(const Instruction &I,
     return Reloadable.contains(LI);
   if (isa<GetElementPtrInst, ICmpInst>(I))
     return true;
+  if (isa<SelectInst>(I))
+    return I.getType()->isIntOrPtrTy();
   if (isa<BinaryOperator, CastInst>(I))
     return I.getType()->isIntOrPtrTy() &&
            I.getOperand(0)->getType()->isIntOrPtrTy();
