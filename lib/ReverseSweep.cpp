@@ -215,6 +215,11 @@ void GradientGenerator::branchToPredecessors(BasicBlock *BB) {
 }
 
 void GradientGenerator::reverseInstruction(Instruction &I) {
+  if (I.getType()->isFPOrFPVectorTy() && !carriesFloat(I.getType()) &&
+      any_of(I.operands(), [&](const Use &U) { return AI.isVaried(U); }))
+    return unsupported(I, "active value converted to long double (x86_fp80 "
+                          "or fp128), which is not differentiated; use "
+                          "double");
   if (auto *LI = dyn_cast<LoadInst>(&I))
     return reverseLoad(*LI);
   if (auto *SI = dyn_cast<StoreInst>(&I))
@@ -233,6 +238,7 @@ void GradientGenerator::reverseInstruction(Instruction &I) {
       !carriesFloat(I.getType()))
     return unsupported(I, "floating-point value reinterpreted as bits; its "
                           "derivative would be lost");
+
   if (AI.isActive(&I))
     unsupported(I, "no derivative rule for this instruction");
 }
