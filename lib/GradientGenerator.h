@@ -103,6 +103,8 @@ private:
   void buildReverse();
   void reverseBlock(llvm::BasicBlock *BB);
   void reverseInstruction(llvm::Instruction &I);
+  bool knownWithoutDerivative(const llvm::Value *Ptr) const;
+  void checkUntrackedAccess(llvm::Instruction &I);
   void reverseLoad(llvm::LoadInst &LI);
   void reverseStore(llvm::StoreInst &SI);
   void reverseIntegerStore(llvm::StoreInst &SI);

@@ -13,9 +13,11 @@
 #include "Diagnostics.h"
 #include "MemoryKinds.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
 
 using namespace llvm;
 
@@ -214,7 +216,55 @@ void GradientGenerator::branchToPredecessors(BasicBlock *BB) {
   }
 }
 
+/// Where a pointer without a shadow comes from, when that is certain to be
+/// memory without derivatives: const arguments, constant globals, null, and
+/// whatever is derived from them or loaded out of them.
+bool GradientGenerator::knownWithoutDerivative(const Value *Ptr) const {
+  SmallVector<const Value *, 8> Work{Ptr};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val()->stripPointerCasts();
+    if (!Seen.insert(V).second || isa<ConstantPointerNull, UndefValue>(V))
+      continue;
+    if (auto *GEP = dyn_cast<GEPOperator>(V))
+      Work.push_back(GEP->getPointerOperand());
+    else if (auto *LI = dyn_cast<LoadInst>(V))
+      Work.push_back(LI->getPointerOperand());
+    else if (auto *Phi = dyn_cast<PHINode>(V))
+      append_range(Work, Phi->incoming_values());
+    else if (auto *Sel = dyn_cast<SelectInst>(V))
+      Work.append({Sel->getTrueValue(), Sel->getFalseValue()});
+    else if (auto *G = dyn_cast<GlobalVariable>(V)) {
+      if (!G->isConstant())
+        return false;
+    } else if (!isa<Argument>(V) && !isa<Function>(V)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Memory reached through a pointer that has no shadow and no certain
+/// origin (a pointer from a returned struct, inttoptr, an unknown external)
+/// may well hold active data: refuse rather than drop its derivative.
+void GradientGenerator::checkUntrackedAccess(Instruction &I) {
+  Value *Ptr = getLoadStorePointerOperand(&I);
+  if (!Ptr || AI.hasShadow(Ptr) || knownWithoutDerivative(Ptr))
+    return;
+  bool Active = isa<LoadInst>(I) ? carriesFloat(I.getType())
+                                 : AI.isVaried(cast<StoreInst>(I).getValueOperand());
+  if (Active)
+    unsupported(I, "floating-point data accessed through a pointer whose "
+                   "memory has no tracked adjoints (it comes from a returned "
+                   "struct, an integer, or an unknown function)");
+}
+
 void GradientGenerator::reverseInstruction(Instruction &I) {
+  if (isa<LoadInst, StoreInst>(I))
+    checkUntrackedAccess(I);
+  // Both keep the address in operand 0.
+  if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I) && AI.hasShadow(I.getOperand(0)))
+    return unsupported(I, "atomic update of memory that has adjoints");
   if (I.getType()->isFPOrFPVectorTy() && !carriesFloat(I.getType()) &&
       any_of(I.operands(), [&](const Use &U) { return AI.isVaried(U); }))
     return unsupported(I, "active value converted to long double (x86_fp80 "
