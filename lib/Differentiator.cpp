@@ -8,6 +8,7 @@
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 
@@ -35,6 +36,8 @@ static std::string signatureSuffix(const DiffSignature &Sig) {
     S += A == ArgActivity::Dup ? 'd' : A == ArgActivity::Out ? 'o' : 'c';
   if (Sig.ActiveReturn)
     S += "r";
+  if (!Sig.TopLevel && Sig.StableArgs)
+    S += ".s" + utohexstr(Sig.StableArgs);
   return S;
 }
 

@@ -247,6 +247,7 @@ void GradientGenerator::forwardDifferentiatedCall(CallBase &Call,
                                                   CallBase *FwdCall) {
   Function *Callee = Call.getCalledFunction();
   DiffSignature S = D.signatureAtCall(Call, Callee, AI);
+  S.StableArgs = stableArgsAt(Call);
   SmallVector<Value *, 8> Args(FwdCall->args());
   IRBuilder<> B(FwdCall);
   for (unsigned K = 0; K < S.Args.size(); ++K)

@@ -39,6 +39,7 @@ void GradientGenerator::run() {
   DT = std::make_unique<DominatorTree>(P);
   LI = std::make_unique<LoopInfo>(*DT);
   findInductionVariables();
+  findWriters();
   findReloadableLoads();
   buildReverse();
   buildForward();

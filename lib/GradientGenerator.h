@@ -21,6 +21,7 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -88,8 +89,13 @@ private:
     llvm::Loop *L;
   };
   void findInductionVariables();
+  void findWriters();
   void findReloadableLoads();
-  bool mayClobber(const llvm::Instruction &W, const llvm::LoadInst &LI) const;
+  bool mayWrite(const llvm::Instruction &W, const llvm::MemoryLocation &Loc,
+                const llvm::Value *Object) const;
+  bool stableObject(const llvm::Value *Object) const;
+  /// The StableArgs a call site passes on to its callee's derivative.
+  uint64_t stableArgsAt(const llvm::CallBase &Call) const;
   const InductionVariable *inductionVariable(llvm::Value *V) const;
 
   // ---- Alias scopes of the reverse sweep (ShadowScopes.cpp) ----
@@ -186,6 +192,8 @@ private:
   /// Loads whose memory nothing overwrites before the reverse sweep: they
   /// are redone there instead of taped.
   llvm::DenseSet<const llvm::LoadInst *> Reloadable;
+  /// The function's instructions that may write memory (libm's errno aside).
+  llvm::SmallVector<const llvm::Instruction *, 32> Writers;
   llvm::AAResults &AA;
   /// (exit block, value, kind) whose cache slot the exit's record fills.
   std::set<std::tuple<llvm::BasicBlock *, llvm::Value *, unsigned>>

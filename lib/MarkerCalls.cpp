@@ -215,6 +215,7 @@ std::optional<GradientRequest> RequestParser::parse() {
   R.Call = &Call;
   R.Sig.Fn = Fn;
   R.Sig.TopLevel = true;
+  R.Sig.StableArgs = ~uint64_t(0);
   unsigned NumParams = Fn->arg_size();
   for (unsigned I = 0; I < NumParams; ++I) {
     if (Next >= Call.arg_size())

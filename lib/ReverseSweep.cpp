@@ -538,6 +538,7 @@ void GradientGenerator::reverseMath(CallBase &Call, MathOp Op) {
 void GradientGenerator::reverseDifferentiatedCall(CallBase &Call) {
   Function *Callee = Call.getCalledFunction();
   DiffSignature S = D.signatureAtCall(Call, Callee, AI);
+  S.StableArgs = stableArgsAt(Call);
   Value *RetAdj = nullptr;
   if (S.ActiveReturn)
     RetAdj = takeAdjoint(&Call);

@@ -11,10 +11,11 @@
 //    iteration; it is pushed once, at the loop's exits, and kept in a
 //    reverse-sweep variable while the loop is reversed (the exits are
 //    reversed first).
-//  - reloading: in the function a marker calls, a load from memory that
-//    nothing in it may overwrite (by LLVM's alias analysis) is redone in the
-//    reverse sweep; nothing runs between the two sweeps of that function.
-//    (Callees would need to know what their callers overwrite later.)
+//  - reloading: a load from memory that nothing overwrites before the
+//    reverse sweep is redone there. Within the function, LLVM's alias
+//    analysis tells; after it returns, its signature does (StableArgs: the
+//    caller checked that nothing else writes that argument's memory; the
+//    marker's function is followed by its own reverse sweep at once).
 //  - counting back: a loop counter (phi [start], [phi + step]) is taped
 //    once, at the loop's exits, like a hoisted value; the reverse sweep
 //    subtracts step whenever it steps back from the header into the
@@ -148,39 +149,74 @@ static const Value *writtenObject(const Instruction &W) {
   return nullptr;
 }
 
-/// Whether \p W may overwrite what \p LI read before the reverse sweep.
-bool GradientGenerator::mayClobber(const Instruction &W,
-                                   const LoadInst &LI) const {
-  const Value *Read = getUnderlyingObject(LI.getPointerOperand());
+/// Whether \p W may write the memory at \p Loc, whose underlying object is
+/// \p Object.
+bool GradientGenerator::mayWrite(const Instruction &W, const MemoryLocation &Loc,
+                                 const Value *Object) const {
   const Value *Written = writtenObject(W);
-  if (Written && Written != Read && isAllocatedInside(Written) &&
-      (isa<Argument, GlobalVariable>(Read)))
+  if (Written && Written != Object && isAllocatedInside(Written) &&
+      isa<Argument, GlobalVariable>(Object))
     return false;
-  return isModSet(AA.getModRefInfo(&W, MemoryLocation::get(&LI)));
+  return isModSet(AA.getModRefInfo(&W, Loc));
+}
+
+/// Memory whose contents nothing but this function changes between its two
+/// sweeps: stable arguments, constant globals, and in the marker's function
+/// everything that existed before it was called.
+bool GradientGenerator::stableObject(const Value *Object) const {
+  if (auto *A = dyn_cast<Argument>(Object))
+    return A->getArgNo() < 64 && (Sig.StableArgs >> A->getArgNo() & 1);
+  if (auto *G = dyn_cast<GlobalVariable>(Object))
+    return G->isConstant() || Sig.TopLevel;
+  return Sig.TopLevel && !isAllocatedInside(Object) && !isa<CallBase>(Object);
+}
+
+void GradientGenerator::findWriters() {
+  for (const BasicBlock &BB : P)
+    for (const Instruction &I : BB)
+      if (!isa<LoadInst>(I) && I.mayWriteToMemory() && !writesOnlyErrno(I))
+        Writers.push_back(&I);
 }
 
 void GradientGenerator::findReloadableLoads() {
-  if (!Sig.TopLevel)
-    return;
-  SmallVector<const Instruction *, 32> Writers;
   SmallVector<const LoadInst *, 64> Loads;
   for (const BasicBlock &BB : P)
-    for (const Instruction &I : BB) {
-      if (auto *LI = dyn_cast<LoadInst>(&I)) {
-        if (LI->isSimple())
+    for (const Instruction &I : BB)
+      if (auto *LI = dyn_cast<LoadInst>(&I))
+        if (LI->isSimple() &&
+            stableObject(getUnderlyingObject(LI->getPointerOperand())))
           Loads.push_back(LI);
-      } else if (I.mayWriteToMemory() && !writesOnlyErrno(I)) {
-        Writers.push_back(&I);
-      }
-    }
   // Quadratic in the worst case; very large functions keep their loads
   // taped rather than spend compile time here.
   if (Writers.size() * Loads.size() > 1000000)
     return;
-  for (const LoadInst *LI : Loads)
-    if (none_of(Writers,
-                [&](const Instruction *W) { return mayClobber(*W, *LI); }))
+  for (const LoadInst *LI : Loads) {
+    MemoryLocation Loc = MemoryLocation::get(LI);
+    const Value *Object = getUnderlyingObject(LI->getPointerOperand());
+    if (none_of(Writers, [&](const Instruction *W) {
+          return mayWrite(*W, Loc, Object);
+        }))
       Reloadable.insert(LI);
+  }
+}
+
+uint64_t GradientGenerator::stableArgsAt(const CallBase &Call) const {
+  uint64_t Stable = 0;
+  unsigned N = std::min<unsigned>(Call.arg_size(), 64);
+  for (unsigned K = 0; K < N; ++K) {
+    const Value *Arg = Call.getArgOperand(K);
+    if (!Arg->getType()->isPointerTy())
+      continue;
+    const Value *Object = getUnderlyingObject(Arg);
+    // Everything the pointer may reach within the object: unknown size.
+    MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(Arg);
+    if (stableObject(Object) &&
+        none_of(Writers, [&](const Instruction *W) {
+          return W != &Call && mayWrite(*W, Loc, Object);
+        }))
+      Stable |= uint64_t(1) << K;
+  }
+  return Stable;
 }
 
 void GradientGenerator::findInductionVariables() {

@@ -27,10 +27,14 @@ struct DiffSignature {
   /// Called by a marker call: nothing runs between its forward and reverse
   /// sweeps, so memory it only reads is still there for the reverse sweep.
   bool TopLevel = false;
+  /// Bit k: nothing but this function writes the memory pointer argument k
+  /// points to between its forward and its reverse sweep (the caller
+  /// checked), so what this function only reads there can be loaded again.
+  uint64_t StableArgs = 0;
 
   bool operator<(const DiffSignature &O) const {
-    return std::tie(Fn, Args, ActiveReturn, TopLevel) <
-           std::tie(O.Fn, O.Args, O.ActiveReturn, O.TopLevel);
+    return std::tie(Fn, Args, ActiveReturn, TopLevel, StableArgs) <
+           std::tie(O.Fn, O.Args, O.ActiveReturn, O.TopLevel, O.StableArgs);
   }
 };
 
