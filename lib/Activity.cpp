@@ -66,6 +66,12 @@ bool ActivityInfo::shadowSource(const Instruction &I) const {
     return hasShadow(LI->getPointerOperand());
   if (isa<AddrSpaceCastInst, FreezeInst>(I))
     return hasShadow(I.getOperand(0));
+  // Pointers travel in aggregates too ({ptr, ptr} returned in registers).
+  if (auto *EV = dyn_cast<ExtractValueInst>(&I))
+    return hasShadow(EV->getAggregateOperand());
+  if (auto *IV = dyn_cast<InsertValueInst>(&I))
+    return hasShadow(IV->getAggregateOperand()) ||
+           hasShadow(IV->getInsertedValueOperand());
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     switch (classifyCall(*Call).Kind) {
     case CalleeKind::Alloc:
@@ -88,7 +94,7 @@ void ActivityInfo::computeShadows() {
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (Instruction &I : instructions(F))
-      if (I.getType()->isPointerTy() && !Shadowed.contains(&I) &&
+      if (carriesPointer(I.getType()) && !Shadowed.contains(&I) &&
           shadowSource(I)) {
         Shadowed.insert(&I);
         Changed = true;

@@ -23,7 +23,7 @@ StructType *reverseResultType(FunctionType *FT, ArrayRef<ArgActivity> Args) {
 }
 
 Type *forwardReturnType(Type *RetTy) {
-  if (!RetTy->isPointerTy())
+  if (!carriesPointer(RetTy))
     return RetTy;
   return StructType::get(RetTy->getContext(), {RetTy, RetTy});
 }

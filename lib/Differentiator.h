@@ -92,7 +92,7 @@ private:
 llvm::StructType *reverseResultType(llvm::FunctionType *FT,
                                     llvm::ArrayRef<ArgActivity> Args);
 /// The type the forward sweep returns for a primal returning \p RetTy: the
-/// same, or {pointer, shadow} for pointers.
+/// same, or {value, shadow} for pointers and aggregates holding pointers.
 llvm::Type *forwardReturnType(llvm::Type *RetTy);
 
 } // namespace capsule

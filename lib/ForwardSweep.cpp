@@ -28,13 +28,15 @@ Value *GradientGenerator::fwdValue(Value *V) {
 }
 
 Value *GradientGenerator::fwdShadow(Value *V) {
-  auto *NullPtr = ConstantPointerNull::get(cast<PointerType>(V->getType()));
+  // Null pointers (in every pointer field of an aggregate) where there is
+  // no shadow.
+  Constant *None = Constant::getNullValue(V->getType());
   if (auto *C = dyn_cast<Constant>(V)) {
     Constant *S = D.shadowOfConstant(C);
-    return S ? S : NullPtr;
+    return S ? S : None;
   }
   Value *S = FwdShadows.lookup(V);
-  return S ? S : NullPtr;
+  return S ? S : None;
 }
 
 /// Attributes that promise what the forward sweep no longer keeps: it writes
@@ -102,7 +104,7 @@ void GradientGenerator::forwardInstruction(Instruction &I) {
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
     // Shadow memory mirrors the pointers stored in primal memory.
     Value *V = SI->getValueOperand(), *Ptr = SI->getPointerOperand();
-    if (V->getType()->isPointerTy() && AI.hasShadow(Ptr)) {
+    if (carriesPointer(V->getType()) && AI.hasShadow(Ptr)) {
       IRBuilder<> B(FwdI->getNextNode());
       B.CreateAlignedStore(fwdShadow(V), fwdShadow(Ptr), SI->getAlign(),
                            SI->isVolatile());
@@ -138,8 +140,17 @@ void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {
   } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
     S = B.CreateAlignedLoad(LI->getType(), fwdShadow(LI->getPointerOperand()),
                             LI->getAlign(), LI->isVolatile());
+  } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
+    // Non-pointer fields of a shadow aggregate carry nothing.
+    Value *Inserted = IV->getInsertedValueOperand();
+    S = B.CreateInsertValue(fwdShadow(IV->getAggregateOperand()),
+                            carriesPointer(Inserted->getType())
+                                ? fwdShadow(Inserted)
+                                : Constant::getNullValue(Inserted->getType()),
+                            IV->getIndices());
   } else {
-    // GEP, addrspacecast, freeze: the same operation on the shadow.
+    // GEP, addrspacecast, freeze, extractvalue: the same operation on the
+    // shadow.
     Instruction *Twin = FwdI->clone();
     Twin->setOperand(0, fwdShadow(I.getOperand(0)));
     B.Insert(Twin);
@@ -162,7 +173,7 @@ void GradientGenerator::completeShadowPhis() {
 
 void GradientGenerator::forwardReturn(ReturnInst &RI) {
   Value *RV = RI.getReturnValue();
-  if (!RV || !RV->getType()->isPointerTy())
+  if (!RV || !carriesPointer(RV->getType()))
     return;
   auto *FwdRet = cast<ReturnInst>(FwdMap[&RI]);
   IRBuilder<> B(FwdRet);
@@ -277,7 +288,7 @@ void GradientGenerator::forwardDifferentiatedCall(CallBase &Call,
              : dispatchIndirect(B, Call, FwdCall->getCalledOperand(), ResultTy,
                                 EmitFwd);
   Value *Primal = Result;
-  if (Call.getType()->isPointerTy()) {
+  if (carriesPointer(Call.getType())) {
     B.SetInsertPoint(FwdCall);
     Primal = B.CreateExtractValue(Result, 0);
     Value *Shadow = B.CreateExtractValue(Result, 1, Call.getName() + "'");

@@ -417,7 +417,8 @@ void GradientGenerator::reverseLoad(LoadInst &LI) {
 void GradientGenerator::reverseStore(StoreInst &SI) {
   Value *V = SI.getValueOperand();
   Value *Ptr = SI.getPointerOperand();
-  if (!AI.hasShadow(Ptr) || V->getType()->isPointerTy())
+  if (!AI.hasShadow(Ptr) ||
+      (carriesPointer(V->getType()) && !carriesFloat(V->getType())))
     return;
   if (!carriesFloat(V->getType()))
     return reverseIntegerStore(SI);

@@ -39,7 +39,7 @@ Value *GradientGenerator::reverseValue(Value *V, unsigned Kind) {
     if (Kind == PrimalField)
       return C;
     Constant *S = D.shadowOfConstant(C);
-    return S ? S : ConstantPointerNull::get(cast<PointerType>(V->getType()));
+    return S ? S : Constant::getNullValue(V->getType());
   }
   Record &R = Records[Current];
   if (Value *Known = R.Loaded.lookup({V, Kind}))

@@ -52,6 +52,18 @@ inline bool carriesFloat(llvm::Type *T) {
   return false;
 }
 
+/// True if values of type \p T hold pointers (pointers, and aggregates
+/// holding them): such values have shadows beside them, of the same type.
+inline bool carriesPointer(llvm::Type *T) {
+  if (T->isPointerTy())
+    return true;
+  if (auto *S = llvm::dyn_cast<llvm::StructType>(T))
+    return llvm::any_of(S->elements(), carriesPointer);
+  if (auto *A = llvm::dyn_cast<llvm::ArrayType>(T))
+    return carriesPointer(A->getElementType());
+  return false;
+}
+
 /// The additive identity of adjoints of type \p T: -0.0 in every
 /// floating-point leaf. -0.0 + x == x for every x (signed zeros included),
 /// so the optimizer folds an accumulation into a fresh adjoint away, which
