@@ -105,6 +105,14 @@ void GradientGenerator::forwardInstruction(Instruction &I) {
     // Shadow memory mirrors the pointers stored in primal memory.
     Value *V = SI->getValueOperand(), *Ptr = SI->getPointerOperand();
     if (carriesPointer(V->getType()) && AI.hasShadow(Ptr)) {
+      // Once in memory with adjoints, a pointer is trusted to have a shadow
+      // when it is loaded back; one without (and of unknown origin) would
+      // come back with a null shadow.
+      if (V->getType()->isPointerTy() && !AI.hasShadow(V) &&
+          !knownWithoutDerivative(V))
+        unsupported(*SI, "pointer of unknown origin (made from an integer, "
+                         "or returned by a function without a body) stored "
+                         "into memory that has adjoints");
       IRBuilder<> B(FwdI->getNextNode());
       B.CreateAlignedStore(fwdShadow(V), fwdShadow(Ptr), SI->getAlign(),
                            SI->isVolatile());

@@ -8,10 +8,13 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
 namespace capsule {
+
+static ElementKind tagKind(const MDNode *Tag);
 
 namespace {
 
@@ -38,7 +41,19 @@ struct Evidence {
     else if (auto *V = dyn_cast<VectorType>(T))
       addType(V->getElementType());
   }
+  /// A load or store: 32- and 64-bit integers say nothing, since optimized
+  /// code copies doubles, floats and pointers as such integers.
+  void addAccessType(Type *T) {
+    if (!T->isIntegerTy(32) && !T->isIntegerTy(64))
+      addType(T);
+  }
   bool any() const { return F64 || F32 || Pointer || Integer; }
+  void addKind(ElementKind K) {
+    F64 |= K == ElementKind::F64;
+    F32 |= K == ElementKind::F32;
+    Pointer |= K == ElementKind::Pointer;
+    Integer |= K == ElementKind::Integer;
+  }
 
   ElementKind kind() const {
     bool Floats = F64 || F32;
@@ -113,10 +128,10 @@ void addDirectUses(Evidence &E, const Value *Ptr) {
     const Value *P = Work.pop_back_val();
     for (const User *U : P->users()) {
       if (auto *LI = dyn_cast<LoadInst>(U))
-        E.addType(LI->getType());
+        E.addAccessType(LI->getType());
       else if (auto *SI = dyn_cast<StoreInst>(U)) {
         if (SI->getPointerOperand() == P)
-          E.addType(SI->getValueOperand()->getType());
+          E.addAccessType(SI->getValueOperand()->getType());
       } else if (auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
         if (GEP->getPointerOperand() == P)
           E.addType(GEP->getSourceElementType());
@@ -131,7 +146,16 @@ void addDirectUses(Evidence &E, const Value *Ptr) {
   }
 }
 
-void addPointer(Evidence &E, const Value *Ptr) {
+/// The user's function a (prepared clone's) argument stands for.
+const Function *originalFunction(const Function *F) {
+  Attribute A = F->getFnAttribute(OriginalFunctionAttr);
+  if (!A.isValid())
+    return F;
+  const Function *Original = F->getParent()->getFunction(A.getValueAsString());
+  return Original ? Original : F;
+}
+
+void addPointer(Evidence &E, const Value *Ptr, unsigned Depth = 0) {
   if (auto *GEP = dyn_cast<GEPOperator>(Ptr))
     E.addType(GEP->getResultElementType());
   addUses(E, Ptr);
@@ -144,12 +168,41 @@ void addPointer(Evidence &E, const Value *Ptr) {
     E.addType(G->getValueType());
   if (!E.any())
     addUses(E, Base);
+  // A helper copying through its parameters (`*d = *s`) says nothing about
+  // the type; its callers' arguments do. Two levels of callers at most.
+  auto *Param = dyn_cast<Argument>(Base);
+  if (E.any() || !Param || Depth >= 2)
+    return;
+  const Function *F = originalFunction(Param->getParent());
+  for (const User *U : F->users())
+    if (auto *Call = dyn_cast<CallBase>(U))
+      if (Call->getCalledOperand() == F &&
+          Param->getArgNo() < Call->arg_size())
+        addPointer(E, Call->getArgOperand(Param->getArgNo()), Depth + 1);
+}
+
+/// The kinds clang records for an aggregate copy in !tbaa.struct: triples
+/// of (offset, size, access tag).
+void addTBAAStruct(Evidence &E, const Instruction &Copy) {
+  auto *MD = Copy.getMetadata(LLVMContext::MD_tbaa_struct);
+  if (!MD)
+    return;
+  for (unsigned I = 2; I < MD->getNumOperands(); I += 3)
+    if (auto *Tag = dyn_cast<MDNode>(MD->getOperand(I)))
+      E.addKind(tagKind(Tag));
 }
 
 } // namespace
 
 ElementKind copiedElementKind(const CallBase &Call) {
+  // Fewer than 4 bytes cannot hold a float (an empty C++ object, a bool).
+  if (auto *Size = dyn_cast<ConstantInt>(Call.getArgOperand(2)))
+    if (isa<AnyMemTransferInst>(Call) && Size->getZExtValue() < 4)
+      return ElementKind::Integer;
   Evidence E;
+  addTBAAStruct(E, Call);
+  if (E.any())
+    return E.kind();
   if (isa<AnyMemTransferInst>(Call)) {
     addPointer(E, Call.getArgOperand(0));
     addPointer(E, Call.getArgOperand(1));
@@ -161,7 +214,16 @@ ElementKind copiedElementKind(const CallBase &Call) {
 }
 
 ElementKind accessKindFromTBAA(const Instruction &I) {
-  auto *Tag = dyn_cast_or_null<MDNode>(I.getMetadata(LLVMContext::MD_tbaa));
+  return tagKind(dyn_cast_or_null<MDNode>(I.getMetadata(LLVMContext::MD_tbaa)));
+}
+
+ElementKind pointeeKind(const Value *Ptr) {
+  Evidence E;
+  addPointer(E, Ptr);
+  return E.kind();
+}
+
+static ElementKind tagKind(const MDNode *Tag) {
   if (!Tag || Tag->getNumOperands() < 2)
     return ElementKind::Unknown;
   auto *Access = dyn_cast<MDNode>(Tag->getOperand(1));

@@ -16,6 +16,7 @@ class DataLayout;
 class Instruction;
 class LLVMContext;
 class Type;
+class Value;
 } // namespace llvm
 
 namespace capsule {
@@ -30,6 +31,14 @@ ElementKind copiedElementKind(const llvm::CallBase &Call);
 /// The kind of data a load or store accesses according to its TBAA tag;
 /// Unknown without a tag or for `omnipotent char`.
 ElementKind accessKindFromTBAA(const llvm::Instruction &I);
+
+/// The kind of data \p Ptr points to, from how the memory is typed where it
+/// is allocated and accessed (and, for a parameter, at the call sites).
+ElementKind pointeeKind(const llvm::Value *Ptr);
+
+/// Function attribute naming the user's function a prepared clone was made
+/// from, so that evidence can be looked for at the original's call sites.
+inline constexpr const char *OriginalFunctionAttr = "capsule-original";
 
 /// A contiguous stretch of one kind of data inside a type's memory image.
 struct MemoryRun {

@@ -92,7 +92,16 @@ static void retypeIntegerCopies(Function &F) {
             }))
           Loads.push_back(LI);
   for (LoadInst *LI : Loads) {
-    Type *T = scalarTypeOf(accessKindFromTBAA(*LI), F.getContext());
+    ElementKind Kind = accessKindFromTBAA(*LI);
+    // Without TBAA (-O0, -fno-strict-aliasing), how the memory is typed
+    // elsewhere tells, if every store of the copy agrees.
+    if (Kind == ElementKind::Unknown) {
+      Kind = pointeeKind(LI->getPointerOperand());
+      for (const User *U : LI->users())
+        if (pointeeKind(cast<StoreInst>(U)->getPointerOperand()) != Kind)
+          Kind = ElementKind::Unknown;
+    }
+    Type *T = scalarTypeOf(Kind, F.getContext());
     if (!T || DL.getTypeStoreSize(T) != DL.getTypeStoreSize(LI->getType()))
       continue;
     IRBuilder<> B(LI);
@@ -115,6 +124,7 @@ Function *prepareForDifferentiation(Function &F) {
   ValueToValueMapTy VMap;
   Function *P = CloneFunction(&F, VMap);
   P->setName(F.getName() + ".capsule.prep");
+  P->addFnAttr(OriginalFunctionAttr, F.getName());
   P->setLinkage(GlobalValue::InternalLinkage);
   P->removeFnAttr(Attribute::OptimizeNone);
   P->removeFnAttr(Attribute::NoInline);

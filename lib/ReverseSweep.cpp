@@ -448,10 +448,16 @@ void GradientGenerator::reverseIntegerStore(StoreInst &SI) {
   }
   auto *Source = dyn_cast<LoadInst>(V);
   unsigned Bits = V->getType()->getScalarSizeInBits();
+  auto Untyped = [](const Instruction &Access, const Value *Ptr) {
+    ElementKind K = accessKindFromTBAA(Access);
+    if (K == ElementKind::Unknown)
+      K = pointeeKind(Ptr);
+    return K == ElementKind::Unknown || K == ElementKind::F64 ||
+           K == ElementKind::F32;
+  };
   if (Source && AI.hasShadow(Source->getPointerOperand()) &&
-      (Bits == 32 || Bits == 64) &&
-      accessKindFromTBAA(SI) == ElementKind::Unknown &&
-      accessKindFromTBAA(*Source) == ElementKind::Unknown)
+      (Bits == 32 || Bits == 64) && Untyped(SI, SI.getPointerOperand()) &&
+      Untyped(*Source, Source->getPointerOperand()))
     unsupported(SI, "untyped " + Twine(Bits) +
                         "-bit copy between memories that have adjoints: it "
                         "may move floating-point data (compile with strict "
