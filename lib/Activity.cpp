@@ -90,16 +90,25 @@ bool ActivityInfo::shadowSource(const Instruction &I) const {
   return false;
 }
 
-void ActivityInfo::computeShadows() {
+/// Adds to \p Set every instruction of a type \p Carries accepts that
+/// \p Source says derives from the set, until nothing changes (loops make
+/// one pass not enough).
+template <typename CarriesFn, typename SourceFn>
+static void growToFixpoint(Function &F, DenseSet<const Value *> &Set,
+                           CarriesFn Carries, SourceFn Source) {
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (Instruction &I : instructions(F))
-      if (carriesPointer(I.getType()) && !Shadowed.contains(&I) &&
-          shadowSource(I)) {
-        Shadowed.insert(&I);
+      if (Carries(I.getType()) && !Set.contains(&I) && Source(I)) {
+        Set.insert(&I);
         Changed = true;
       }
   }
+}
+
+void ActivityInfo::computeShadows() {
+  growToFixpoint(F, Shadowed, carriesPointer,
+                 [&](const Instruction &I) { return shadowSource(I); });
 }
 
 bool ActivityInfo::variedSource(const Instruction &I) const {
@@ -133,15 +142,8 @@ void ActivityInfo::computeVaried() {
   for (Argument &A : F.args())
     if (Sig.Args[A.getArgNo()] == ArgActivity::Out)
       Varied.insert(&A);
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (Instruction &I : instructions(F))
-      if (carriesFloat(I.getType()) && !Varied.contains(&I) &&
-          variedSource(I)) {
-        Varied.insert(&I);
-        Changed = true;
-      }
-  }
+  growToFixpoint(F, Varied, carriesFloat,
+                 [&](const Instruction &I) { return variedSource(I); });
 }
 
 void ActivityInfo::markUsefulRoots(SmallVectorImpl<const Value *> &Work) {

@@ -162,22 +162,21 @@ FunctionCallee RuntimeABI::reallocAdjoint(Type *ElementTy) {
       Type::getVoidTy(C), {Ptr, Ptr});
 }
 
-FunctionCallee RuntimeABI::shadowNoteFree() {
+FunctionCallee RuntimeABI::onShadow(StringRef Name) {
   LLVMContext &C = M.getContext();
-  return function("__capsule_shadow_note_free", Type::getVoidTy(C),
-                  {PointerType::getUnqual(C)});
+  return function(Name, Type::getVoidTy(C), {PointerType::getUnqual(C)});
+}
+
+FunctionCallee RuntimeABI::shadowNoteFree() {
+  return onShadow("__capsule_shadow_note_free");
 }
 
 FunctionCallee RuntimeABI::shadowRelease() {
-  LLVMContext &C = M.getContext();
-  return function("__capsule_shadow_release", Type::getVoidTy(C),
-                  {PointerType::getUnqual(C)});
+  return onShadow("__capsule_shadow_release");
 }
 
 FunctionCallee RuntimeABI::shadowFree() {
-  LLVMContext &C = M.getContext();
-  return function("__capsule_shadow_free", Type::getVoidTy(C),
-                  {PointerType::getUnqual(C)});
+  return onShadow("__capsule_shadow_free");
 }
 
 } // namespace capsule

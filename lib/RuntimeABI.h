@@ -45,6 +45,8 @@ public:
 
 private:
   llvm::Value *tapeField(llvm::IRBuilder<> &B, unsigned Index);
+  /// A `void (ptr shadow)` runtime function.
+  llvm::FunctionCallee onShadow(llvm::StringRef Name);
   llvm::Value *
   emitRareSlowPath(llvm::IRBuilder<> &B, llvm::Value *TakeSlow,
                    llvm::StringRef SlowName, uint64_t Bytes,
