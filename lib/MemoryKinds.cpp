@@ -223,6 +223,58 @@ ElementKind pointeeKind(const Value *Ptr) {
   return E.kind();
 }
 
+/// A struct type the memory \p Base points to is an array of (or one
+/// element of): how it is allocated, or how neighbouring code indexes it.
+/// Loop pointers (a phi stepping by byte offsets) are followed to where
+/// they start.
+static StructType *structTypeAt(const Value *Base) {
+  SmallVector<const Value *, 8> Work{Base};
+  SmallPtrSet<const Value *, 8> Seen{Base};
+  while (!Work.empty() && Seen.size() <= 8) {
+    const Value *V = Work.pop_back_val();
+    if (auto *AI = dyn_cast<AllocaInst>(V))
+      return dyn_cast<StructType>(AI->getAllocatedType());
+    if (auto *G = dyn_cast<GlobalVariable>(V))
+      return dyn_cast<StructType>(G->getValueType());
+    for (const User *U : V->users())
+      if (auto *GEP = dyn_cast<GetElementPtrInst>(U))
+        if (GEP->getPointerOperand() == V)
+          if (auto *S = dyn_cast<StructType>(GEP->getSourceElementType()))
+            return S;
+    if (auto *Phi = dyn_cast<PHINode>(V))
+      for (const Value *In : Phi->incoming_values()) {
+        const Value *Start = In->stripInBoundsConstantOffsets();
+        if (Seen.insert(Start).second)
+          Work.push_back(Start);
+      }
+  }
+  return nullptr;
+}
+
+ElementKind kindAtOffset(const Value *Ptr, uint64_t Bytes,
+                         const DataLayout &DL) {
+  APInt Offset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  const Value *Base = Ptr->stripAndAccumulateConstantOffsets(
+      DL, Offset, /*AllowNonInbounds=*/true);
+  StructType *S = structTypeAt(Base);
+  if (!S || S->isOpaque() || Offset.isNegative())
+    return ElementKind::Unknown;
+  uint64_t Size = DL.getTypeAllocSize(S);
+  uint64_t Begin = Offset.getZExtValue() % Size, End = Begin + Bytes;
+  if (End > Size)
+    return ElementKind::Unknown;
+  ElementKind Kind = ElementKind::Integer; // no floats or pointers there
+  for (const MemoryRun &Run : layoutRuns(S, DL)) {
+    if (Run.Offset + Run.Bytes <= Begin || Run.Offset >= End)
+      continue;
+    bool Covers = Run.Offset <= Begin && Run.Offset + Run.Bytes >= End;
+    if (!Covers || Kind != ElementKind::Integer)
+      return ElementKind::Unknown;
+    Kind = Run.Kind;
+  }
+  return Kind;
+}
+
 static ElementKind tagKind(const MDNode *Tag) {
   if (!Tag || Tag->getNumOperands() < 2)
     return ElementKind::Unknown;

@@ -36,6 +36,13 @@ ElementKind accessKindFromTBAA(const llvm::Instruction &I);
 /// is allocated and accessed (and, for a parameter, at the call sites).
 ElementKind pointeeKind(const llvm::Value *Ptr);
 
+/// What the \p Bytes bytes at \p Ptr hold according to the layout of the
+/// struct the memory is an array of, when that struct can be found (from
+/// the allocation or from neighbouring GEPs): Integer where the layout has
+/// only integers and padding there.
+ElementKind kindAtOffset(const llvm::Value *Ptr, uint64_t Bytes,
+                         const llvm::DataLayout &DL);
+
 /// Function attribute naming the user's function a prepared clone was made
 /// from, so that evidence can be looked for at the original's call sites.
 inline constexpr const char *OriginalFunctionAttr = "capsule-original";

@@ -448,8 +448,10 @@ void GradientGenerator::reverseIntegerStore(StoreInst &SI) {
   }
   auto *Source = dyn_cast<LoadInst>(V);
   unsigned Bits = V->getType()->getScalarSizeInBits();
-  auto Untyped = [](const Instruction &Access, const Value *Ptr) {
+  auto Untyped = [&](const Instruction &Access, const Value *Ptr) {
     ElementKind K = accessKindFromTBAA(Access);
+    if (K == ElementKind::Unknown)
+      K = kindAtOffset(Ptr, DL.getTypeStoreSize(V->getType()), DL);
     if (K == ElementKind::Unknown)
       K = pointeeKind(Ptr);
     return K == ElementKind::Unknown || K == ElementKind::F64 ||
