@@ -52,10 +52,4 @@ void reportBadMarkerCall(const Instruction &Call, const Twine &Why) {
       *Call.getFunction(), Msg, Call.getDebugLoc()));
 }
 
-void reportWarning(const Instruction &I, const Twine &Why) {
-  std::string Msg = ("capsule: " + Why + locationHint(I)).str();
-  I.getContext().diagnose(DiagnosticInfoUnsupported(
-      *I.getFunction(), Msg, I.getDebugLoc(), DS_Warning));
-}
-
 } // namespace capsule

@@ -25,9 +25,6 @@ void reportUnsupported(const llvm::Instruction &I, const llvm::Function &Origin,
 /// Reports a malformed marker call (a call to __capsule_autodiff and kin).
 void reportBadMarkerCall(const llvm::Instruction &Call, const llvm::Twine &Why);
 
-/// Reports a compile-time warning at \p I.
-void reportWarning(const llvm::Instruction &I, const llvm::Twine &Why);
-
 /// The user-facing name of a function (demangled C++ name when possible).
 std::string displayName(const llvm::Function &F);
 

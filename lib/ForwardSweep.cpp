@@ -265,8 +265,7 @@ Value *GradientGenerator::forwardByValShadow(CallBase &Call, unsigned ArgNo) {
 void GradientGenerator::forwardDifferentiatedCall(CallBase &Call,
                                                   CallBase *FwdCall) {
   Function *Callee = Call.getCalledFunction();
-  DiffSignature S = D.signatureAtCall(Call, Callee, AI);
-  S.StableArgs = stableArgsAt(Call);
+  DiffSignature S = signatureAt(Call, Callee);
   SmallVector<Value *, 8> Args(FwdCall->args());
   IRBuilder<> B(FwdCall);
   for (unsigned K = 0; K < S.Args.size(); ++K)

@@ -96,6 +96,10 @@ private:
   bool stableObject(const llvm::Value *Object) const;
   /// The StableArgs a call site passes on to its callee's derivative.
   uint64_t stableArgsAt(const llvm::CallBase &Call) const;
+  /// The signature of the callee's derivative a call site uses (the same in
+  /// both sweeps).
+  DiffSignature signatureAt(const llvm::CallBase &Call,
+                            llvm::Function *Callee) const;
   const InductionVariable *inductionVariable(llvm::Value *V) const;
 
   // ---- Alias scopes of the reverse sweep (ShadowScopes.cpp) ----

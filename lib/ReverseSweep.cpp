@@ -546,8 +546,7 @@ void GradientGenerator::reverseMath(CallBase &Call, MathOp Op) {
 
 void GradientGenerator::reverseDifferentiatedCall(CallBase &Call) {
   Function *Callee = Call.getCalledFunction();
-  DiffSignature S = D.signatureAtCall(Call, Callee, AI);
-  S.StableArgs = stableArgsAt(Call);
+  DiffSignature S = signatureAt(Call, Callee);
   Value *RetAdj = nullptr;
   if (S.ActiveReturn)
     RetAdj = takeAdjoint(&Call);

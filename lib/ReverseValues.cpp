@@ -200,6 +200,13 @@ void GradientGenerator::findReloadableLoads() {
   }
 }
 
+DiffSignature GradientGenerator::signatureAt(const CallBase &Call,
+                                             Function *Callee) const {
+  DiffSignature S = D.signatureAtCall(Call, Callee, AI);
+  S.StableArgs = stableArgsAt(Call);
+  return S;
+}
+
 uint64_t GradientGenerator::stableArgsAt(const CallBase &Call) const {
   uint64_t Stable = 0;
   unsigned N = std::min<unsigned>(Call.arg_size(), 64);
