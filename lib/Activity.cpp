@@ -16,8 +16,8 @@ bool constantHasShadow(const Constant *C) {
   if (auto *GEP = dyn_cast<GEPOperator>(Base))
     return constantHasShadow(cast<Constant>(GEP->getPointerOperand()));
   auto *G = dyn_cast<GlobalVariable>(Base);
-  return G && !G->isConstant() && !G->isDeclaration() &&
-         !G->isThreadLocal() && !G->getName().starts_with("llvm.");
+  return G && !G->isConstant() && !G->isDeclaration() && !G->isThreadLocal() &&
+         !G->getName().starts_with("llvm.");
 }
 
 /// A stack slot only ever read and written as integers needs no shadow.

@@ -1,4 +1,5 @@
-//===- Activity.h - Which values carry derivatives ---------------*- C++ -*-===//
+//===- Activity.h - Which values carry derivatives ---------------*- C++
+//-*-===//
 //
 // Two facts per value of a function prepared for differentiation:
 //  - a pointer *has a shadow* when it may point to memory whose adjoints are

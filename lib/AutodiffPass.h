@@ -1,4 +1,5 @@
-//===- AutodiffPass.h - Lowers gradient marker calls -------------*- C++ -*-===//
+//===- AutodiffPass.h - Lowers gradient marker calls -------------*- C++
+//-*-===//
 #ifndef CAPSULE_AUTODIFFPASS_H
 #define CAPSULE_AUTODIFFPASS_H
 

@@ -13,61 +13,98 @@ namespace capsule {
 
 static std::optional<MathOp> mathIntrinsic(Intrinsic::ID ID) {
   switch (ID) {
-  case Intrinsic::sin: return MathOp::Sin;
-  case Intrinsic::cos: return MathOp::Cos;
-  case Intrinsic::tan: return MathOp::Tan;
-  case Intrinsic::exp: return MathOp::Exp;
-  case Intrinsic::exp2: return MathOp::Exp2;
-  case Intrinsic::log: return MathOp::Log;
-  case Intrinsic::log2: return MathOp::Log2;
-  case Intrinsic::log10: return MathOp::Log10;
-  case Intrinsic::sqrt: return MathOp::Sqrt;
-  case Intrinsic::pow: return MathOp::Pow;
-  case Intrinsic::powi: return MathOp::Powi;
-  case Intrinsic::fabs: return MathOp::Fabs;
+  case Intrinsic::sin:
+    return MathOp::Sin;
+  case Intrinsic::cos:
+    return MathOp::Cos;
+  case Intrinsic::tan:
+    return MathOp::Tan;
+  case Intrinsic::exp:
+    return MathOp::Exp;
+  case Intrinsic::exp2:
+    return MathOp::Exp2;
+  case Intrinsic::log:
+    return MathOp::Log;
+  case Intrinsic::log2:
+    return MathOp::Log2;
+  case Intrinsic::log10:
+    return MathOp::Log10;
+  case Intrinsic::sqrt:
+    return MathOp::Sqrt;
+  case Intrinsic::pow:
+    return MathOp::Pow;
+  case Intrinsic::powi:
+    return MathOp::Powi;
+  case Intrinsic::fabs:
+    return MathOp::Fabs;
   case Intrinsic::minnum:
-  case Intrinsic::minimum: return MathOp::Fmin;
+  case Intrinsic::minimum:
+    return MathOp::Fmin;
   case Intrinsic::maxnum:
-  case Intrinsic::maximum: return MathOp::Fmax;
-  case Intrinsic::copysign: return MathOp::Copysign;
-  case Intrinsic::fma: return MathOp::Fma;
-  case Intrinsic::fmuladd: return MathOp::FMulAdd;
-  case Intrinsic::ldexp: return MathOp::Ldexp;
+  case Intrinsic::maximum:
+    return MathOp::Fmax;
+  case Intrinsic::copysign:
+    return MathOp::Copysign;
+  case Intrinsic::fma:
+    return MathOp::Fma;
+  case Intrinsic::fmuladd:
+    return MathOp::FMulAdd;
+  case Intrinsic::ldexp:
+    return MathOp::Ldexp;
   case Intrinsic::canonicalize:
-  case Intrinsic::arithmetic_fence: return MathOp::Identity;
+  case Intrinsic::arithmetic_fence:
+    return MathOp::Identity;
   case Intrinsic::floor:
   case Intrinsic::ceil:
   case Intrinsic::trunc:
   case Intrinsic::round:
   case Intrinsic::roundeven:
   case Intrinsic::rint:
-  case Intrinsic::nearbyint: return MathOp::Piecewise;
-  default: return std::nullopt;
+  case Intrinsic::nearbyint:
+    return MathOp::Piecewise;
+  default:
+    return std::nullopt;
   }
 }
 
 /// libm functions by their double-precision name; the float variant is the
 /// same name with an `f` suffix.
 static std::optional<MathOp> mathLibcall(StringRef Name) {
-  static const StringMap<MathOp> Table = {
-      {"sin", MathOp::Sin},         {"cos", MathOp::Cos},
-      {"tan", MathOp::Tan},         {"asin", MathOp::Asin},
-      {"acos", MathOp::Acos},       {"atan", MathOp::Atan},
-      {"atan2", MathOp::Atan2},     {"sinh", MathOp::Sinh},
-      {"cosh", MathOp::Cosh},       {"tanh", MathOp::Tanh},
-      {"exp", MathOp::Exp},         {"exp2", MathOp::Exp2},
-      {"expm1", MathOp::Expm1},     {"log", MathOp::Log},
-      {"log2", MathOp::Log2},       {"log10", MathOp::Log10},
-      {"log1p", MathOp::Log1p},     {"sqrt", MathOp::Sqrt},
-      {"cbrt", MathOp::Cbrt},       {"pow", MathOp::Pow},
-      {"hypot", MathOp::Hypot},     {"fabs", MathOp::Fabs},
-      {"fmin", MathOp::Fmin},       {"fmax", MathOp::Fmax},
-      {"copysign", MathOp::Copysign}, {"fma", MathOp::Fma},
-      {"erf", MathOp::Erf},         {"ldexp", MathOp::Ldexp},
-      {"floor", MathOp::Piecewise}, {"ceil", MathOp::Piecewise},
-      {"trunc", MathOp::Piecewise}, {"round", MathOp::Piecewise},
-      {"rint", MathOp::Piecewise},  {"nearbyint", MathOp::Piecewise},
-      {"roundeven", MathOp::Piecewise}};
+  static const StringMap<MathOp> Table = {{"sin", MathOp::Sin},
+                                          {"cos", MathOp::Cos},
+                                          {"tan", MathOp::Tan},
+                                          {"asin", MathOp::Asin},
+                                          {"acos", MathOp::Acos},
+                                          {"atan", MathOp::Atan},
+                                          {"atan2", MathOp::Atan2},
+                                          {"sinh", MathOp::Sinh},
+                                          {"cosh", MathOp::Cosh},
+                                          {"tanh", MathOp::Tanh},
+                                          {"exp", MathOp::Exp},
+                                          {"exp2", MathOp::Exp2},
+                                          {"expm1", MathOp::Expm1},
+                                          {"log", MathOp::Log},
+                                          {"log2", MathOp::Log2},
+                                          {"log10", MathOp::Log10},
+                                          {"log1p", MathOp::Log1p},
+                                          {"sqrt", MathOp::Sqrt},
+                                          {"cbrt", MathOp::Cbrt},
+                                          {"pow", MathOp::Pow},
+                                          {"hypot", MathOp::Hypot},
+                                          {"fabs", MathOp::Fabs},
+                                          {"fmin", MathOp::Fmin},
+                                          {"fmax", MathOp::Fmax},
+                                          {"copysign", MathOp::Copysign},
+                                          {"fma", MathOp::Fma},
+                                          {"erf", MathOp::Erf},
+                                          {"ldexp", MathOp::Ldexp},
+                                          {"floor", MathOp::Piecewise},
+                                          {"ceil", MathOp::Piecewise},
+                                          {"trunc", MathOp::Piecewise},
+                                          {"round", MathOp::Piecewise},
+                                          {"rint", MathOp::Piecewise},
+                                          {"nearbyint", MathOp::Piecewise},
+                                          {"roundeven", MathOp::Piecewise}};
   auto It = Table.find(Name);
   if (It != Table.end())
     return It->second;
@@ -83,11 +120,14 @@ static std::optional<CalleeKind> memoryIntrinsic(Intrinsic::ID ID) {
   switch (ID) {
   case Intrinsic::memcpy:
   case Intrinsic::memcpy_inline:
-  case Intrinsic::memmove: return CalleeKind::MemTransfer;
+  case Intrinsic::memmove:
+    return CalleeKind::MemTransfer;
   case Intrinsic::memset:
-  case Intrinsic::memset_inline: return CalleeKind::MemSet;
+  case Intrinsic::memset_inline:
+    return CalleeKind::MemSet;
   case Intrinsic::launder_invariant_group:
-  case Intrinsic::strip_invariant_group: return CalleeKind::PointerCast;
+  case Intrinsic::strip_invariant_group:
+    return CalleeKind::PointerCast;
   case Intrinsic::lifetime_start:
   case Intrinsic::lifetime_end:
   case Intrinsic::invariant_start:
@@ -109,8 +149,10 @@ static std::optional<CalleeKind> memoryIntrinsic(Intrinsic::ID ID) {
   case Intrinsic::dbg_declare:
   case Intrinsic::dbg_value:
   case Intrinsic::dbg_label:
-  case Intrinsic::dbg_assign: return CalleeKind::NoDerivative;
-  default: return std::nullopt;
+  case Intrinsic::dbg_assign:
+    return CalleeKind::NoDerivative;
+  default:
+    return std::nullopt;
   }
 }
 
@@ -121,8 +163,7 @@ static std::optional<CalleeKind> allocationFunction(StringRef Name) {
       .Case("calloc", CalleeKind::Calloc)
       .Case("aligned_alloc", CalleeKind::AlignedAlloc)
       .Case("realloc", CalleeKind::Realloc)
-      .Cases("free", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm",
-             CalleeKind::Free)
+      .Cases("free", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", CalleeKind::Free)
       .Default(std::nullopt);
 }
 
@@ -132,8 +173,7 @@ static bool hasNoDerivative(StringRef Name) {
   if (Name.starts_with("_ZSt") && Name.contains("__throw_"))
     return true;
   return StringSwitch<bool>(Name)
-      .Cases("printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs",
-             true)
+      .Cases("printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs", true)
       .Cases("putchar", "fputc", "putc", "fwrite", "fflush", "perror", true)
       .Cases("sprintf", "snprintf", "strlen", "strcmp", "strncmp", "memcmp",
              true)

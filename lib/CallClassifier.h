@@ -16,25 +16,54 @@ namespace capsule {
 
 /// The elementary functions with derivative rules (DerivativeRules.cpp).
 enum class MathOp {
-  Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Tanh, Exp, Exp2,
-  Expm1, Log, Log2, Log10, Log1p, Sqrt, Cbrt, Pow, Powi, Hypot, Fabs, Fmin,
-  Fmax, Copysign, Fma, FMulAdd, Identity, Piecewise, Erf, Ldexp
+  Sin,
+  Cos,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Atan2,
+  Sinh,
+  Cosh,
+  Tanh,
+  Exp,
+  Exp2,
+  Expm1,
+  Log,
+  Log2,
+  Log10,
+  Log1p,
+  Sqrt,
+  Cbrt,
+  Pow,
+  Powi,
+  Hypot,
+  Fabs,
+  Fmin,
+  Fmax,
+  Copysign,
+  Fma,
+  FMulAdd,
+  Identity,
+  Piecewise,
+  Erf,
+  Ldexp
 };
 
 enum class CalleeKind {
-  Math,        ///< elementary function with a derivative rule
-  MemTransfer, ///< memcpy / memmove
-  MemSet,      ///< memset
-  Alloc,       ///< malloc, new, new[]; size in argument 0
-  Calloc,      ///< calloc(n, size)
-  AlignedAlloc,///< aligned_alloc(alignment, size)
-  Realloc,     ///< realloc(p, size)
-  Free,        ///< free, delete, delete[]
-  PointerCast, ///< returns its pointer argument (launder.invariant.group)
-  NoDerivative,///< known to have no effect on derivatives (I/O, hints, ...)
-  Module,      ///< defined in this module: differentiated recursively
-  Indirect,    ///< through a function pointer
-  External     ///< declared only, unknown effect
+  Math,         ///< elementary function with a derivative rule
+  MemTransfer,  ///< memcpy / memmove
+  MemSet,       ///< memset
+  Alloc,        ///< malloc, new, new[]; size in argument 0
+  Calloc,       ///< calloc(n, size)
+  AlignedAlloc, ///< aligned_alloc(alignment, size)
+  Realloc,      ///< realloc(p, size)
+  Free,         ///< free, delete, delete[]
+  PointerCast,  ///< returns its pointer argument (launder.invariant.group)
+  NoDerivative, ///< known to have no effect on derivatives (I/O, hints, ...)
+  Module,       ///< defined in this module: differentiated recursively
+  Indirect,     ///< through a function pointer
+  External      ///< declared only, unknown effect
 };
 
 struct CalleeInfo {

@@ -67,28 +67,43 @@ public:
 Value *unaryAdjoint(RuleEmitter &E, MathOp Op) {
   Value *D = E.D;
   switch (Op) {
-  case MathOp::Sin: return E.mul(D, E.intrinsic(Intrinsic::cos, {E.x()}));
+  case MathOp::Sin:
+    return E.mul(D, E.intrinsic(Intrinsic::cos, {E.x()}));
   case MathOp::Cos:
     return E.neg(E.mul(D, E.intrinsic(Intrinsic::sin, {E.x()})));
-  case MathOp::Tan: return E.mul(D, E.add(E.c(1), E.sq(E.r())));
+  case MathOp::Tan:
+    return E.mul(D, E.add(E.c(1), E.sq(E.r())));
   case MathOp::Asin:
     return E.div(D, E.intrinsic(Intrinsic::sqrt, {E.sub(E.c(1), E.sq(E.x()))}));
   case MathOp::Acos:
     return E.neg(
         E.div(D, E.intrinsic(Intrinsic::sqrt, {E.sub(E.c(1), E.sq(E.x()))})));
-  case MathOp::Atan: return E.div(D, E.add(E.c(1), E.sq(E.x())));
-  case MathOp::Sinh: return E.mul(D, E.libm("cosh", E.x()));
-  case MathOp::Cosh: return E.mul(D, E.libm("sinh", E.x()));
-  case MathOp::Tanh: return E.mul(D, E.sub(E.c(1), E.sq(E.r())));
-  case MathOp::Exp: return E.mul(D, E.r());
-  case MathOp::Exp2: return E.mul(E.mul(D, E.r()), E.c(numbers::ln2));
-  case MathOp::Expm1: return E.mul(D, E.add(E.r(), E.c(1)));
-  case MathOp::Log: return E.div(D, E.x());
-  case MathOp::Log2: return E.div(D, E.mul(E.x(), E.c(numbers::ln2)));
-  case MathOp::Log10: return E.div(D, E.mul(E.x(), E.c(numbers::ln10)));
-  case MathOp::Log1p: return E.div(D, E.add(E.c(1), E.x()));
-  case MathOp::Sqrt: return E.div(D, E.mul(E.c(2), E.r()));
-  case MathOp::Cbrt: return E.div(D, E.mul(E.c(3), E.sq(E.r())));
+  case MathOp::Atan:
+    return E.div(D, E.add(E.c(1), E.sq(E.x())));
+  case MathOp::Sinh:
+    return E.mul(D, E.libm("cosh", E.x()));
+  case MathOp::Cosh:
+    return E.mul(D, E.libm("sinh", E.x()));
+  case MathOp::Tanh:
+    return E.mul(D, E.sub(E.c(1), E.sq(E.r())));
+  case MathOp::Exp:
+    return E.mul(D, E.r());
+  case MathOp::Exp2:
+    return E.mul(E.mul(D, E.r()), E.c(numbers::ln2));
+  case MathOp::Expm1:
+    return E.mul(D, E.add(E.r(), E.c(1)));
+  case MathOp::Log:
+    return E.div(D, E.x());
+  case MathOp::Log2:
+    return E.div(D, E.mul(E.x(), E.c(numbers::ln2)));
+  case MathOp::Log10:
+    return E.div(D, E.mul(E.x(), E.c(numbers::ln10)));
+  case MathOp::Log1p:
+    return E.div(D, E.add(E.c(1), E.x()));
+  case MathOp::Sqrt:
+    return E.div(D, E.mul(E.c(2), E.r()));
+  case MathOp::Cbrt:
+    return E.div(D, E.mul(E.c(3), E.sq(E.r())));
   case MathOp::Fabs: {
     Value *Negative = E.B.CreateFCmpOLT(E.x(), E.zero());
     return E.select(Negative, E.neg(D), D);
@@ -97,8 +112,10 @@ Value *unaryAdjoint(RuleEmitter &E, MathOp Op) {
     Value *Gauss = E.intrinsic(Intrinsic::exp, {E.neg(E.sq(E.x()))});
     return E.mul(D, E.mul(Gauss, E.c(numbers::inv_sqrtpi * 2)));
   }
-  case MathOp::Identity: return D;
-  default: llvm_unreachable("not a one-argument rule");
+  case MathOp::Identity:
+    return D;
+  default:
+    llvm_unreachable("not a one-argument rule");
   }
 }
 
@@ -138,8 +155,8 @@ SmallVector<Value *, 3> mathAdjoints(IRBuilder<> &B, MathOp Op,
     if (Want(0)) {
       Value *N = E.P.Arg(1);
       Value *NM1 = B.CreateSub(N, ConstantInt::get(N->getType(), 1));
-      Value *PowM1 =
-          B.CreateIntrinsic(Intrinsic::powi, {E.Ty, N->getType()}, {E.x(), NM1});
+      Value *PowM1 = B.CreateIntrinsic(Intrinsic::powi, {E.Ty, N->getType()},
+                                       {E.x(), NM1});
       Adj[0] = E.mul(D, E.mul(B.CreateSIToFP(N, E.Ty), PowM1));
     }
     return Adj;
@@ -147,8 +164,8 @@ SmallVector<Value *, 3> mathAdjoints(IRBuilder<> &B, MathOp Op,
   case MathOp::Ldexp: {
     if (Want(0)) {
       Value *N = E.P.Arg(1);
-      Adj[0] = B.CreateIntrinsic(Intrinsic::ldexp, {E.Ty, N->getType()},
-                                 {D, N});
+      Adj[0] =
+          B.CreateIntrinsic(Intrinsic::ldexp, {E.Ty, N->getType()}, {D, N});
     }
     return Adj;
   }

@@ -1,4 +1,5 @@
-//===- DerivativeRules.h - Adjoints of elementary functions ------*- C++ -*-===//
+//===- DerivativeRules.h - Adjoints of elementary functions ------*- C++
+//-*-===//
 #ifndef CAPSULE_DERIVATIVERULES_H
 #define CAPSULE_DERIVATIVERULES_H
 
@@ -19,10 +20,11 @@ struct PrimalOperands {
 /// adjoint \p D of its result. Entry i of the result is the contribution to
 /// argument i, or null where there is none (integer arguments, piecewise
 /// constant functions). \p Wanted says which arguments need one.
-llvm::SmallVector<llvm::Value *, 3>
-mathAdjoints(llvm::IRBuilder<> &B, MathOp Op, unsigned NumArgs,
-             llvm::ArrayRef<bool> Wanted, const PrimalOperands &Primal,
-             llvm::Value *D);
+llvm::SmallVector<llvm::Value *, 3> mathAdjoints(llvm::IRBuilder<> &B,
+                                                 MathOp Op, unsigned NumArgs,
+                                                 llvm::ArrayRef<bool> Wanted,
+                                                 const PrimalOperands &Primal,
+                                                 llvm::Value *D);
 
 } // namespace capsule
 

@@ -48,8 +48,8 @@ void reportUnsupported(const Instruction &I, const Function &Origin,
 void reportBadMarkerCall(const Instruction &Call, const Twine &Why) {
   std::string Msg =
       ("capsule: malformed call" + locationHint(Call) + ": " + Why).str();
-  Call.getContext().diagnose(DiagnosticInfoUnsupported(
-      *Call.getFunction(), Msg, Call.getDebugLoc()));
+  Call.getContext().diagnose(
+      DiagnosticInfoUnsupported(*Call.getFunction(), Msg, Call.getDebugLoc()));
 }
 
 } // namespace capsule

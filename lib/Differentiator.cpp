@@ -5,10 +5,10 @@
 #include "GradientGenerator.h"
 #include "Preprocess.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
-#include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 
@@ -111,7 +111,8 @@ void Differentiator::run() {
     DiffSignature Sig = Pending.front();
     Pending.pop_front();
     Function &P = *prepared(*Sig.Fn);
-    GradientGenerator(*this, Sig, P, Derivatives[Sig], FAM.getResult<AAManager>(P))
+    GradientGenerator(*this, Sig, P, Derivatives[Sig],
+                      FAM.getResult<AAManager>(P))
         .run();
   }
 }

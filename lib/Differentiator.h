@@ -1,4 +1,5 @@
-//===- Differentiator.h - Derivatives of the functions of a module -*- C++ -*-===//
+//===- Differentiator.h - Derivatives of the functions of a module -*- C++
+//-*-===//
 //
 // For each (function, signature) pair the differentiator creates two
 // functions:
@@ -17,8 +18,8 @@
 #define CAPSULE_DIFFERENTIATOR_H
 
 #include "RuntimeABI.h"
-#include "llvm/IR/PassManager.h"
 #include "Signature.h"
+#include "llvm/IR/PassManager.h"
 
 #include <deque>
 #include <map>

@@ -186,8 +186,8 @@ void GradientGenerator::forwardReturn(ReturnInst &RI) {
   auto *FwdRet = cast<ReturnInst>(FwdMap[&RI]);
   IRBuilder<> B(FwdRet);
   Type *RetTy = Target.Fwd->getReturnType();
-  Value *Pair = B.CreateInsertValue(PoisonValue::get(RetTy),
-                                    FwdRet->getReturnValue(), 0);
+  Value *Pair =
+      B.CreateInsertValue(PoisonValue::get(RetTy), FwdRet->getReturnValue(), 0);
   Pair = B.CreateInsertValue(Pair, fwdShadow(RV), 1);
   FwdMap[&RI] = B.CreateRet(Pair);
   FwdRet->eraseFromParent();
@@ -197,8 +197,7 @@ void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
   CalleeInfo Info = classifyCall(Call);
   IRBuilder<> B(FwdI->getNextNode());
   auto Arg = [&](unsigned K) {
-    return B.CreateZExtOrTrunc(fwdValue(Call.getArgOperand(K)),
-                               B.getInt64Ty());
+    return B.CreateZExtOrTrunc(fwdValue(Call.getArgOperand(K)), B.getInt64Ty());
   };
   Value *Shadow = nullptr;
   switch (Info.Kind) {
@@ -252,12 +251,11 @@ Value *GradientGenerator::forwardByValShadow(CallBase &Call, unsigned ArgNo) {
   Value *Original = fwdShadow(Call.getArgOperand(ArgNo));
   for (const MemoryRun &Run : layoutRuns(Ty, DL))
     if (Run.Kind == ElementKind::Pointer)
-      B.CreateMemCpy(B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Copy,
-                                                  Run.Offset),
-                     MaybeAlign(),
-                     B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Original,
-                                                  Run.Offset),
-                     MaybeAlign(), Run.Bytes);
+      B.CreateMemCpy(
+          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Copy, Run.Offset),
+          MaybeAlign(),
+          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Original, Run.Offset),
+          MaybeAlign(), Run.Bytes);
   FwdByValShadows[{&Call, ByValShadowField + ArgNo}] = Copy;
   return Copy;
 }
@@ -290,10 +288,10 @@ void GradientGenerator::forwardDifferentiatedCall(CallBase &Call,
     return New;
   };
   Type *ResultTy = forwardReturnType(Call.getType());
-  Value *Result =
-      Callee ? EmitFwd(B, Callee)
-             : dispatchIndirect(B, Call, FwdCall->getCalledOperand(), ResultTy,
-                                EmitFwd);
+  Value *Result = Callee
+                      ? EmitFwd(B, Callee)
+                      : dispatchIndirect(B, Call, FwdCall->getCalledOperand(),
+                                         ResultTy, EmitFwd);
   Value *Primal = Result;
   if (carriesPointer(Call.getType())) {
     B.SetInsertPoint(FwdCall);

@@ -1,4 +1,5 @@
-//===- GradientGenerator.h - Generates one derivative ------------*- C++ -*-===//
+//===- GradientGenerator.h - Generates one derivative ------------*- C++
+//-*-===//
 //
 // Generates the bodies of the fwd and rev functions of one signature (see
 // Differentiator.h) from the prepared clone of the primal.
@@ -21,8 +22,8 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/AliasAnalysis.h"
-#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
@@ -65,8 +66,8 @@ private:
     /// reverse block.
     llvm::Instruction *HeaderEnd = nullptr;
   };
-  llvm::Value *recordField(llvm::BasicBlock *BB, llvm::Value *V,
-                           unsigned Kind, llvm::Type *Ty);
+  llvm::Value *recordField(llvm::BasicBlock *BB, llvm::Value *V, unsigned Kind,
+                           llvm::Type *Ty);
   void emitPops();
   void emitPushes();
 
@@ -158,12 +159,11 @@ private:
   // ---- Shared ----
   /// Emits code selecting on the run-time callee of an indirect call: one
   /// branch per possible target, \p EmitCall producing the call for one.
-  llvm::Value *
-  dispatchIndirect(llvm::IRBuilder<> &B, llvm::CallBase &Call,
-                   llvm::Value *Callee, llvm::Type *ResultTy,
-                   llvm::function_ref<llvm::Value *(llvm::IRBuilder<> &,
-                                                    llvm::Function *)>
-                       EmitCall);
+  llvm::Value *dispatchIndirect(
+      llvm::IRBuilder<> &B, llvm::CallBase &Call, llvm::Value *Callee,
+      llvm::Type *ResultTy,
+      llvm::function_ref<llvm::Value *(llvm::IRBuilder<> &, llvm::Function *)>
+          EmitCall);
   bool reachesExit(llvm::BasicBlock *BB) const {
     return ReachesExit.contains(BB);
   }

@@ -62,8 +62,7 @@ private:
   bool checkResultType();
   Value *convert(Value *V, Type *To, unsigned ParamNo);
   std::string argName(unsigned ParamNo) const {
-    return ("argument " + Twine(ParamNo + 1) + " of '" + displayName(*Fn) +
-            "'")
+    return ("argument " + Twine(ParamNo + 1) + " of '" + displayName(*Fn) + "'")
         .str();
   }
 
@@ -101,8 +100,7 @@ Value *RequestParser::convert(Value *V, Type *To, unsigned ParamNo) {
   std::string FromS, ToS;
   raw_string_ostream(FromS) << *From;
   raw_string_ostream(ToS) << *To;
-  fail(argName(ParamNo) + " has type " + ToS + " but the call passes " +
-       FromS);
+  fail(argName(ParamNo) + " has type " + ToS + " but the call passes " + FromS);
   return nullptr;
 }
 
@@ -111,15 +109,17 @@ bool RequestParser::parseArgument(unsigned ParamNo) {
   Type *ParamTy = Fn->getFunctionType()->getParamType(ParamNo);
   std::optional<Marker> M = markerOf(Call.getArgOperand(Next));
   if (M && ++Next >= NumArgs)
-    return fail("activity marker '" + M->Name + "' ends the call: it must be "
-                "followed by " + argName(ParamNo));
+    return fail("activity marker '" + M->Name +
+                "' ends the call: it must be "
+                "followed by " +
+                argName(ParamNo));
   Value *V = Call.getArgOperand(Next++);
   if (std::optional<Marker> Stray = markerOf(V))
     return fail("activity marker '" + Stray->Name + "' stands where " +
                 argName(ParamNo) + " should be");
 
-  ArgActivity A = M ? M->Activity
-                  : carriesFloat(ParamTy) ? ArgActivity::Out
+  ArgActivity A = M                        ? M->Activity
+                  : carriesFloat(ParamTy)  ? ArgActivity::Out
                   : ParamTy->isPointerTy() ? ArgActivity::Dup
                                            : ArgActivity::Const;
   StringRef How = M ? M->Name : StringRef("an unmarked argument");
@@ -128,7 +128,8 @@ bool RequestParser::parseArgument(unsigned ParamNo) {
       return fail(How + " marks " + argName(ParamNo) +
                   ", which is not a pointer");
     if (Next >= NumArgs)
-      return fail(argName(ParamNo) + " is dup but the call ends before its "
+      return fail(argName(ParamNo) +
+                  " is dup but the call ends before its "
                   "shadow; pass the shadow right after it, or mark it "
                   "capsule_const");
     Value *Shadow = Call.getArgOperand(Next++);
@@ -161,8 +162,8 @@ bool RequestParser::parseArgument(unsigned ParamNo) {
 bool RequestParser::checkResultType() {
   const DataLayout &DL = Call.getDataLayout();
   unsigned Outs = count(R.Sig.Args, ArgActivity::Out);
-  TypeSize Needed = DL.getTypeStoreSize(
-      reverseResultType(Fn->getFunctionType(), R.Sig.Args));
+  TypeSize Needed =
+      DL.getTypeStoreSize(reverseResultType(Fn->getFunctionType(), R.Sig.Args));
   auto Mismatch = [&] {
     return fail("the call's return type does not fit the " + Twine(Outs) +
                 " out arguments of '" + displayName(*Fn) +

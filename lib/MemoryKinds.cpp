@@ -176,8 +176,7 @@ void addPointer(Evidence &E, const Value *Ptr, unsigned Depth = 0) {
   const Function *F = originalFunction(Param->getParent());
   for (const User *U : F->users())
     if (auto *Call = dyn_cast<CallBase>(U))
-      if (Call->getCalledOperand() == F &&
-          Param->getArgNo() < Call->arg_size())
+      if (Call->getCalledOperand() == F && Param->getArgNo() < Call->arg_size())
         addPointer(E, Call->getArgOperand(Param->getArgNo()), Depth + 1);
 }
 

@@ -47,8 +47,8 @@ capsule::AutodiffPass autodiffWithCleanup(PassBuilder &PB,
                                           OptimizationLevel Level) {
   std::optional<FunctionPassManager> Cleanup;
   if (Level != OptimizationLevel::O0)
-    Cleanup = PB.buildFunctionSimplificationPipeline(Level,
-                                                     ThinOrFullLTOPhase::None);
+    Cleanup =
+        PB.buildFunctionSimplificationPipeline(Level, ThinOrFullLTOPhase::None);
   return capsule::AutodiffPass(std::move(Cleanup));
 }
 

@@ -1,4 +1,5 @@
-//===- Preprocess.h - Canonical form for differentiation ---------*- C++ -*-===//
+//===- Preprocess.h - Canonical form for differentiation ---------*- C++
+//-*-===//
 #ifndef CAPSULE_PREPROCESS_H
 #define CAPSULE_PREPROCESS_H
 

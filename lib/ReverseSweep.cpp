@@ -8,9 +8,9 @@
 // memory: load p -> shadow[p] += d; store v, p -> dv += shadow[p],
 // shadow[p] = 0.
 //===----------------------------------------------------------------------===//
-#include "GradientGenerator.h"
 #include "DerivativeRules.h"
 #include "Diagnostics.h"
+#include "GradientGenerator.h"
 #include "MemoryKinds.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -29,8 +29,8 @@ static Value *addAdjoints(IRBuilder<> &B, Value *A, Value *C) {
   Type *T = A->getType();
   if (T->isFPOrFPVectorTy())
     return B.CreateFAdd(A, C);
-  unsigned N = isa<StructType>(T) ? T->getStructNumElements()
-                                  : T->getArrayNumElements();
+  unsigned N =
+      isa<StructType>(T) ? T->getStructNumElements() : T->getArrayNumElements();
   Value *Sum = A;
   for (unsigned I = 0; I < N; ++I) {
     Value *X = B.CreateExtractValue(A, I);
@@ -251,8 +251,9 @@ void GradientGenerator::checkUntrackedAccess(Instruction &I) {
   Value *Ptr = getLoadStorePointerOperand(&I);
   if (!Ptr || AI.hasShadow(Ptr) || knownWithoutDerivative(Ptr))
     return;
-  bool Active = isa<LoadInst>(I) ? carriesFloat(I.getType())
-                                 : AI.isVaried(cast<StoreInst>(I).getValueOperand());
+  bool Active = isa<LoadInst>(I)
+                    ? carriesFloat(I.getType())
+                    : AI.isVaried(cast<StoreInst>(I).getValueOperand());
   if (Active)
     unsupported(I, "floating-point data accessed through a pointer whose "
                    "memory has no tracked adjoints (it comes from a returned "
@@ -368,15 +369,15 @@ void GradientGenerator::reverseAggregate(Instruction &I) {
   auto Zero = [](Type *T) { return zeroAdjoint(T); };
   if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
     Value *Agg = EV->getAggregateOperand();
-    addAdjoint(Agg, RB.CreateInsertValue(Zero(Agg->getType()), Adj,
-                                         EV->getIndices()));
+    addAdjoint(
+        Agg, RB.CreateInsertValue(Zero(Agg->getType()), Adj, EV->getIndices()));
   } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
     Value *Inserted = IV->getInsertedValueOperand();
     if (AI.isActive(Inserted))
       addAdjoint(Inserted, RB.CreateExtractValue(Adj, IV->getIndices()));
-    addAdjoint(IV->getAggregateOperand(),
-               RB.CreateInsertValue(Adj, Zero(Inserted->getType()),
-                                    IV->getIndices()));
+    addAdjoint(
+        IV->getAggregateOperand(),
+        RB.CreateInsertValue(Adj, Zero(Inserted->getType()), IV->getIndices()));
   } else if (auto *EE = dyn_cast<ExtractElementInst>(&I)) {
     Value *Vec = EE->getVectorOperand();
     addAdjoint(Vec, RB.CreateInsertElement(Zero(Vec->getType()), Adj,
@@ -426,8 +427,8 @@ void GradientGenerator::reverseStore(StoreInst &SI) {
   // to the stored value, and the location starts from zero before the store.
   Value *ShadowPtr = shadow(Ptr);
   LoadInst *Adj = RB.CreateAlignedLoad(V->getType(), ShadowPtr, SI.getAlign());
-  StoreInst *Zero = RB.CreateAlignedStore(
-      Constant::getNullValue(V->getType()), ShadowPtr, SI.getAlign());
+  StoreInst *Zero = RB.CreateAlignedStore(Constant::getNullValue(V->getType()),
+                                          ShadowPtr, SI.getAlign());
   noteMemoryAccess(Adj, Ptr);
   noteMemoryAccess(Zero, Ptr);
   addAdjoint(V, Adj);
@@ -480,8 +481,8 @@ void GradientGenerator::reverseCall(CallBase &Call) {
     // Memory overwritten with a constant passes no adjoint on.
     Value *Dst = Call.getArgOperand(0);
     if (AI.hasShadow(Dst))
-      RB.CreateMemSet(shadow(Dst), RB.getInt8(0),
-                      primal(Call.getArgOperand(2)), MaybeAlign());
+      RB.CreateMemSet(shadow(Dst), RB.getInt8(0), primal(Call.getArgOperand(2)),
+                      MaybeAlign());
     return;
   }
   case CalleeKind::Alloc:
@@ -557,15 +558,15 @@ void GradientGenerator::reverseDifferentiatedCall(CallBase &Call) {
     return RetAdj ? B.CreateCall(Rev, {RetAdj}) : B.CreateCall(Rev, {});
   };
   Value *Result =
-      Callee ? EmitRev(RB, Callee)
-             : dispatchIndirect(RB, Call, primal(Call.getCalledOperand()),
-                                reverseResultType(Call.getFunctionType(), S.Args),
-                                EmitRev);
+      Callee
+          ? EmitRev(RB, Callee)
+          : dispatchIndirect(RB, Call, primal(Call.getCalledOperand()),
+                             reverseResultType(Call.getFunctionType(), S.Args),
+                             EmitRev);
   unsigned Index = 0;
   for (unsigned I = 0; I < S.Args.size(); ++I) {
     if (S.Args[I] == ArgActivity::Out)
-      addAdjoint(Call.getArgOperand(I),
-                 RB.CreateExtractValue(Result, Index++));
+      addAdjoint(Call.getArgOperand(I), RB.CreateExtractValue(Result, Index++));
     if (S.Args[I] == ArgActivity::Dup && Call.isByValArgument(I))
       reverseByValShadow(Call, I);
   }
@@ -577,19 +578,17 @@ void GradientGenerator::reverseByValShadow(CallBase &Call, unsigned ArgNo) {
   Value *Copy =
       recordField(Current, &Call, ByValShadowField + ArgNo, RB.getPtrTy());
   Value *Original = shadow(Call.getArgOperand(ArgNo));
-  for (const MemoryRun &Run :
-       layoutRuns(Call.getParamByValType(ArgNo), DL)) {
+  for (const MemoryRun &Run : layoutRuns(Call.getParamByValType(ArgNo), DL)) {
     if (Run.Kind != ElementKind::F64 && Run.Kind != ElementKind::F32)
       continue;
     Type *ElemTy =
         Run.Kind == ElementKind::F32 ? RB.getFloatTy() : RB.getDoubleTy();
     // Original += Copy; Copy = 0.
-    RB.CreateCall(D.abi().copyAdjoint(ElemTy),
-                  {RB.CreateConstInBoundsGEP1_64(RB.getInt8Ty(), Original,
-                                                 Run.Offset),
-                   RB.CreateConstInBoundsGEP1_64(RB.getInt8Ty(), Copy,
-                                                 Run.Offset),
-                   RB.getInt64(Run.Bytes)});
+    RB.CreateCall(
+        D.abi().copyAdjoint(ElemTy),
+        {RB.CreateConstInBoundsGEP1_64(RB.getInt8Ty(), Original, Run.Offset),
+         RB.CreateConstInBoundsGEP1_64(RB.getInt8Ty(), Copy, Run.Offset),
+         RB.getInt64(Run.Bytes)});
   }
   RB.CreateCall(D.abi().shadowFree(), {Copy});
 }
@@ -605,8 +604,8 @@ void GradientGenerator::reverseMemTransfer(CallBase &Call) {
     return unsupported(Call, "cannot tell whether this copy moves "
                              "floating-point data (mixed or unknown element "
                              "types)");
-  Value *Len = RB.CreateZExtOrTrunc(primal(Call.getArgOperand(2)),
-                                    RB.getInt64Ty());
+  Value *Len =
+      RB.CreateZExtOrTrunc(primal(Call.getArgOperand(2)), RB.getInt64Ty());
   if (!AI.hasShadow(Src)) {
     RB.CreateMemSet(shadow(Dst), RB.getInt8(0), Len, MaybeAlign());
     return;
@@ -646,8 +645,8 @@ Value *GradientGenerator::dispatchIndirect(
     B.SetInsertPoint(Here);
   }
   SmallVector<std::pair<Value *, BasicBlock *>, 4> Results;
-  for (Function *Target : indirectCallTargets(D.module(),
-                                              Call.getFunctionType())) {
+  for (Function *Target :
+       indirectCallTargets(D.module(), Call.getFunctionType())) {
     BasicBlock *Taken = BasicBlock::Create(C, "dispatch.call", Fn, Join);
     BasicBlock *Next = BasicBlock::Create(C, "dispatch.next", Fn, Join);
     B.CreateCondBr(B.CreateICmpEQ(Callee, Target), Taken, Next);

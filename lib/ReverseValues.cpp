@@ -5,8 +5,9 @@
 // sources are tried:
 //  - recomputation: integer and address arithmetic (GEPs, index math,
 //    casts, compares, selects) is redone in the reverse block from the values
-//    it was computed from, and the shadow of a GEP is the same GEP on the shadow of
-//    its base. Only the leaves (phis, loads, calls, arguments) are taped.
+//    it was computed from, and the shadow of a GEP is the same GEP on the
+//    shadow of its base. Only the leaves (phis, loads, calls, arguments) are
+//    taped.
 //  - hoisting: a value defined outside a loop is the same in every
 //    iteration; it is pushed once, at the loop's exits, and kept in a
 //    reverse-sweep variable while the loop is reversed (the exits are
@@ -24,8 +25,8 @@
 //===----------------------------------------------------------------------===//
 #include "GradientGenerator.h"
 
-#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -79,10 +80,10 @@ Value *GradientGenerator::recompute(Instruction &I, unsigned Kind) {
   Instruction *Copy = I.clone();
   Copy->setDebugLoc(DebugLoc());
   for (unsigned K = 0; K < I.getNumOperands(); ++K)
-    Copy->setOperand(K, reverseValue(I.getOperand(K),
-                                     Kind == ShadowField && K == 0
-                                         ? ShadowField
-                                         : PrimalField));
+    Copy->setOperand(K,
+                     reverseValue(I.getOperand(K), Kind == ShadowField && K == 0
+                                                       ? ShadowField
+                                                       : PrimalField));
   Copy->insertBefore(Records[Current].HeaderEnd);
   return Copy;
 }
@@ -151,7 +152,8 @@ static const Value *writtenObject(const Instruction &W) {
 
 /// Whether \p W may write the memory at \p Loc, whose underlying object is
 /// \p Object.
-bool GradientGenerator::mayWrite(const Instruction &W, const MemoryLocation &Loc,
+bool GradientGenerator::mayWrite(const Instruction &W,
+                                 const MemoryLocation &Loc,
                                  const Value *Object) const {
   const Value *Written = writtenObject(W);
   if (Written && Written != Object && isAllocatedInside(Written) &&
@@ -217,8 +219,7 @@ uint64_t GradientGenerator::stableArgsAt(const CallBase &Call) const {
     const Value *Object = getUnderlyingObject(Arg);
     // Everything the pointer may reach within the object: unknown size.
     MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(Arg);
-    if (stableObject(Object) &&
-        none_of(Writers, [&](const Instruction *W) {
+    if (stableObject(Object) && none_of(Writers, [&](const Instruction *W) {
           return W != &Call && mayWrite(*W, Loc, Object);
         }))
       Stable |= uint64_t(1) << K;

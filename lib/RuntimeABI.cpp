@@ -16,10 +16,9 @@ RuntimeABI::RuntimeABI(Module &M) : M(M) {
   TapeTy = StructType::get(C, {Ptr, Ptr, Ptr});
   Tape = M.getGlobalVariable("__capsule_tape");
   if (!Tape) {
-    Tape = new GlobalVariable(M, TapeTy, /*isConstant=*/false,
-                              GlobalValue::ExternalLinkage, nullptr,
-                              "__capsule_tape", nullptr,
-                              GlobalValue::InitialExecTLSModel);
+    Tape = new GlobalVariable(
+        M, TapeTy, /*isConstant=*/false, GlobalValue::ExternalLinkage, nullptr,
+        "__capsule_tape", nullptr, GlobalValue::InitialExecTLSModel);
   }
 }
 
@@ -49,18 +48,18 @@ Value *RuntimeABI::emitRareSlowPath(IRBuilder<> &B, Value *TakeSlow,
   BasicBlock *Here = B.GetInsertBlock();
   BasicBlock *Next =
       Here->splitBasicBlock(B.GetInsertPoint(), "tape." + Label + ".join");
-  BasicBlock *SlowBB = BasicBlock::Create(C, "tape." + Label + ".slow",
-                                          Here->getParent(), Next);
-  BasicBlock *FastBB = BasicBlock::Create(C, "tape." + Label + ".fast",
-                                          Here->getParent(), Next);
+  BasicBlock *SlowBB =
+      BasicBlock::Create(C, "tape." + Label + ".slow", Here->getParent(), Next);
+  BasicBlock *FastBB =
+      BasicBlock::Create(C, "tape." + Label + ".fast", Here->getParent(), Next);
   Here->getTerminator()->eraseFromParent();
   B.SetInsertPoint(Here);
   B.CreateCondBr(TakeSlow, SlowBB, FastBB,
                  MDBuilder(C).createBranchWeights(1, 1 << 20));
 
   B.SetInsertPoint(SlowBB);
-  Value *SlowRec =
-      B.CreateCall(function(SlowName, Ptr, {B.getInt64Ty()}), {B.getInt64(Bytes)});
+  Value *SlowRec = B.CreateCall(function(SlowName, Ptr, {B.getInt64Ty()}),
+                                {B.getInt64(Bytes)});
   B.CreateBr(Next);
 
   B.SetInsertPoint(FastBB);
@@ -84,8 +83,8 @@ Value *RuntimeABI::emitTapePush(IRBuilder<> &B, uint64_t Bytes) {
   return emitRareSlowPath(
       B, Full, "__capsule_tape_push_slow", Bytes,
       [&](IRBuilder<> &FB) {
-        FB.CreateStore(FB.CreateConstInBoundsGEP1_64(FB.getInt8Ty(), Top, Bytes),
-                       TopAddr);
+        FB.CreateStore(
+            FB.CreateConstInBoundsGEP1_64(FB.getInt8Ty(), Top, Bytes), TopAddr);
         return Top;
       },
       "push");
@@ -95,14 +94,13 @@ Value *RuntimeABI::emitTapePop(IRBuilder<> &B, uint64_t Bytes) {
   Type *Ptr = B.getPtrTy();
   Value *TopAddr = tapeField(B, TopField);
   Value *Top = B.CreateLoad(Ptr, TopAddr, "tape.top");
-  Value *Begin =
-      B.CreateLoad(Ptr, tapeField(B, ChunkBeginField), "tape.begin");
+  Value *Begin = B.CreateLoad(Ptr, tapeField(B, ChunkBeginField), "tape.begin");
   Value *Empty = B.CreateICmpEQ(Top, Begin);
   return emitRareSlowPath(
       B, Empty, "__capsule_tape_pop_slow", Bytes,
       [&](IRBuilder<> &FB) {
-        Value *Rec = FB.CreateConstInBoundsGEP1_64(FB.getInt8Ty(), Top,
-                                                   -static_cast<int64_t>(Bytes));
+        Value *Rec = FB.CreateConstInBoundsGEP1_64(
+            FB.getInt8Ty(), Top, -static_cast<int64_t>(Bytes));
         FB.CreateStore(Rec, TopAddr);
         return Rec;
       },
@@ -110,8 +108,8 @@ Value *RuntimeABI::emitTapePop(IRBuilder<> &B, uint64_t Bytes) {
 }
 
 FunctionCallee RuntimeABI::gradientBegin() {
-  return function("__capsule_gradient_begin",
-                  Type::getVoidTy(M.getContext()), {});
+  return function("__capsule_gradient_begin", Type::getVoidTy(M.getContext()),
+                  {});
 }
 FunctionCallee RuntimeABI::gradientForwardDone() {
   return function("__capsule_gradient_forward_done",
@@ -136,8 +134,8 @@ FunctionCallee RuntimeABI::copyAdjoint(Type *ElementTy) {
 FunctionCallee RuntimeABI::unknownCallTarget() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);
-  FunctionCallee Callee = function("__capsule_unknown_call_target",
-                                   Type::getVoidTy(C), {Ptr, Ptr});
+  FunctionCallee Callee =
+      function("__capsule_unknown_call_target", Type::getVoidTy(C), {Ptr, Ptr});
   cast<Function>(Callee.getCallee())->setDoesNotReturn();
   return Callee;
 }

@@ -1,4 +1,5 @@
-//===- RuntimeABI.h - Runtime entry points used by generated code -*- C++ -*-===//
+//===- RuntimeABI.h - Runtime entry points used by generated code -*- C++
+//-*-===//
 //
 // The pass-side mirror of runtime/abi.h: declares the runtime's globals and
 // functions in the module being transformed and emits the inline tape fast

@@ -26,7 +26,9 @@ namespace {
 /// Roots standing for the outside memory and for the tape (never a real
 /// value: the addresses of these two objects).
 const char OutsideRoot = 0, TapeRoot = 0;
-const Value *outsideRoot() { return reinterpret_cast<const Value *>(&OutsideRoot); }
+const Value *outsideRoot() {
+  return reinterpret_cast<const Value *>(&OutsideRoot);
+}
 const Value *tapeRoot() { return reinterpret_cast<const Value *>(&TapeRoot); }
 } // namespace
 

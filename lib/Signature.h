@@ -1,4 +1,5 @@
-//===- Signature.h - Which arguments and result are differentiated -*- C++ -*-===//
+//===- Signature.h - Which arguments and result are differentiated -*- C++
+//-*-===//
 #ifndef CAPSULE_SIGNATURE_H
 #define CAPSULE_SIGNATURE_H
 

@@ -11,7 +11,6 @@ using namespace llvm;
 
 namespace capsule {
 
-
 Value *GradientGenerator::recordField(BasicBlock *BB, Value *V, unsigned Kind,
                                       Type *Ty) {
   Record &R = Records[BB];
@@ -51,10 +50,11 @@ void GradientGenerator::emitPushes() {
     IRBuilder<> B(Term);
     Value *Rec = D.abi().emitTapePush(B, R.Size);
     for (const Field &F : R.Fields) {
-      Value *V = !F.V                      ? FwdPredIndex.lookup(BB)
+      Value *V = !F.V                    ? FwdPredIndex.lookup(BB)
                  : F.Kind == PrimalField ? fwdValue(F.V)
-                 : F.Kind == ShadowField ? fwdShadow(F.V)
-                                         : FwdByValShadows.lookup({F.V, F.Kind});
+                 : F.Kind == ShadowField
+                     ? fwdShadow(F.V)
+                     : FwdByValShadows.lookup({F.V, F.Kind});
       Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Rec, F.Offset);
       B.CreateAlignedStore(V, Addr, Align(1));
     }

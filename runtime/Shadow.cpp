@@ -1,4 +1,5 @@
-//===- Shadow.cpp - Shadows of heap blocks allocated by differentiated code ===//
+//===- Shadow.cpp - Shadows of heap blocks allocated by differentiated code
+//===//
 //
 // Each shadow carries a 16-byte header before the bytes it hands out: the
 // size (for realloc) and whether the primal block was freed. 16 bytes keep
@@ -46,7 +47,8 @@ template <typename T> void addPrefix(void *Old, void *New) {
 } // namespace
 
 extern "C" void *__capsule_shadow_alloc(uint64_t Bytes) {
-  auto *H = static_cast<ShadowHeader *>(calloc(1, sizeof(ShadowHeader) + Bytes));
+  auto *H =
+      static_cast<ShadowHeader *>(calloc(1, sizeof(ShadowHeader) + Bytes));
   if (!H)
     outOfMemory(Bytes);
   H->Bytes = Bytes;
