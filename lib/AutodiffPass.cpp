@@ -156,7 +156,6 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   D.finish();
   verifyGenerated(M);
-  FAM.clear();
   if (Cleanup) {
     for (Function &F : M)
       if (F.getName().contains(".capsule.") && !F.isDeclaration())

@@ -6,7 +6,6 @@
 #include "Preprocess.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 
@@ -111,13 +110,13 @@ void Differentiator::run() {
     DiffSignature Sig = Pending.front();
     Pending.pop_front();
     Function &P = *prepared(*Sig.Fn);
-    GradientGenerator(*this, Sig, P, Derivatives[Sig],
-                      FAM.getResult<AAManager>(P))
-        .run();
+    GradientGenerator(*this, Sig, P, Derivatives[Sig], FAM).run();
   }
 }
 
 void Differentiator::finish() {
+  // Analyses cached for the scratch clones must not outlive them.
+  FAM.clear();
   for (auto &[F, P] : Prepared)
     P->dropAllReferences();
   for (auto &[F, P] : Prepared)

@@ -12,9 +12,12 @@ namespace capsule {
 GradientGenerator::GradientGenerator(Differentiator &D,
                                      const DiffSignature &Sig,
                                      Function &Prepared, Derivative Target,
-                                     AAResults &AA)
+                                     FunctionAnalysisManager &FAM)
     : D(D), Sig(Sig), P(Prepared), Target(Target), AI(Prepared, this->Sig),
-      DL(Prepared.getDataLayout()), AA(AA), RB(Prepared.getContext()) {}
+      DL(Prepared.getDataLayout()),
+      Loops(FAM.getResult<LoopAnalysis>(Prepared)),
+      SE(FAM.getResult<ScalarEvolutionAnalysis>(Prepared)),
+      AA(FAM.getResult<AAManager>(Prepared)), RB(Prepared.getContext()) {}
 
 void GradientGenerator::run() {
   for (BasicBlock &BB : P)
@@ -36,8 +39,6 @@ void GradientGenerator::run() {
       if (!is_contained(Ps, Pred))
         Ps.push_back(Pred);
   }
-  DT = std::make_unique<DominatorTree>(P);
-  LI = std::make_unique<LoopInfo>(*DT);
   findInductionVariables();
   findWriters();
   findReloadableLoads();

@@ -23,6 +23,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -37,7 +38,7 @@ class GradientGenerator {
 public:
   GradientGenerator(Differentiator &D, const DiffSignature &Sig,
                     llvm::Function &Prepared, Derivative Target,
-                    llvm::AAResults &AA);
+                    llvm::FunctionAnalysisManager &FAM);
   void run();
 
 private:
@@ -184,8 +185,8 @@ private:
   // Maps whose iteration order shapes the output are MapVectors (insertion
   // order, which follows the IR), so that the output is deterministic.
   llvm::MapVector<llvm::BasicBlock *, Record> Records;
-  std::unique_ptr<llvm::DominatorTree> DT;
-  std::unique_ptr<llvm::LoopInfo> LI;
+  llvm::LoopInfo &Loops;
+  llvm::ScalarEvolution &SE;
   /// Reverse-sweep variables holding loop-invariant values while their loop
   /// is reversed, keyed like record fields.
   llvm::MapVector<std::pair<llvm::Value *, unsigned>, llvm::AllocaInst *>

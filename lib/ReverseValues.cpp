@@ -94,7 +94,7 @@ Loop *GradientGenerator::hoistingLoop(BasicBlock *BB, Value *V) const {
   BasicBlock *Def = isa<Instruction>(V) ? cast<Instruction>(V)->getParent()
                                         : &P.getEntryBlock();
   Loop *Best = nullptr;
-  for (Loop *L = LI->getLoopFor(BB); L && !L->contains(Def);
+  for (Loop *L = Loops.getLoopFor(BB); L && !L->contains(Def);
        L = L->getParentLoop())
     if (L->hasDedicatedExits())
       Best = L;
@@ -228,8 +228,7 @@ uint64_t GradientGenerator::stableArgsAt(const CallBase &Call) const {
 }
 
 void GradientGenerator::findInductionVariables() {
-  SmallVector<Loop *, 8> Loops(LI->getLoopsInPreorder());
-  for (Loop *L : Loops) {
+  for (Loop *L : Loops.getLoopsInPreorder()) {
     BasicBlock *Preheader = L->getLoopPreheader();
     BasicBlock *Latch = L->getLoopLatch();
     if (!Preheader || !Latch || !L->hasDedicatedExits())
