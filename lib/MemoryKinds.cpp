@@ -55,9 +55,13 @@ struct Evidence {
     Integer |= K == ElementKind::Integer;
   }
 
+  /// Integers may share memory with one floating-point kind: the shadow of
+  /// integer data is never written (integer stores leave shadows alone,
+  /// constant ones zero them), so the floating-point rule adds zeros there.
+  /// Pointers may not: their shadow lanes hold live shadow pointers.
   ElementKind kind() const {
     bool Floats = F64 || F32;
-    if (Floats && (Pointer || Integer || (F64 && F32)))
+    if (Floats && (Pointer || (F64 && F32)))
       return ElementKind::Unknown;
     if (F64)
       return ElementKind::F64;

@@ -25,8 +25,9 @@ namespace capsule {
 enum class ElementKind { F64, F32, Pointer, Integer, Unknown };
 
 /// The kind of the elements copied by a memcpy/memmove, or carried over by
-/// a realloc. Unknown when the evidence is missing or mixes floating-point
-/// with other data.
+/// a realloc. Memory mixing integers with one floating-point kind counts as
+/// that kind (see Evidence::kind). Unknown when the evidence is missing, or
+/// mixes floating-point data with pointers or doubles with floats.
 ElementKind copiedElementKind(const llvm::CallBase &Call);
 
 /// The kind of data a load or store accesses according to its TBAA tag;
