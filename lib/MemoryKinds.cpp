@@ -185,14 +185,21 @@ void addPointer(Evidence &E, const Value *Ptr, unsigned Depth = 0) {
 }
 
 /// The kinds clang records for an aggregate copy in !tbaa.struct: triples
-/// of (offset, size, access tag).
+/// of (offset, size, access tag). Used only when every field's kind is
+/// known: clang tags arrays as `omnipotent char`, and a copy whose double
+/// array was skipped would pass for integer data.
 void addTBAAStruct(Evidence &E, const Instruction &Copy) {
   auto *MD = Copy.getMetadata(LLVMContext::MD_tbaa_struct);
   if (!MD)
     return;
-  for (unsigned I = 2; I < MD->getNumOperands(); I += 3)
-    if (auto *Tag = dyn_cast<MDNode>(MD->getOperand(I)))
-      E.addKind(tagKind(Tag));
+  Evidence Fields;
+  for (unsigned I = 2; I < MD->getNumOperands(); I += 3) {
+    ElementKind K = tagKind(dyn_cast<MDNode>(MD->getOperand(I)));
+    if (K == ElementKind::Unknown)
+      return;
+    Fields.addKind(K);
+  }
+  E = Fields;
 }
 
 } // namespace
@@ -239,6 +246,10 @@ static StructType *structTypeAt(const Value *Base) {
       return dyn_cast<StructType>(AI->getAllocatedType());
     if (auto *G = dyn_cast<GlobalVariable>(V))
       return dyn_cast<StructType>(G->getValueType());
+    // An element address (`gep %struct.S, ptr %p, i64 %i`) names its type.
+    if (auto *GEP = dyn_cast<GEPOperator>(V))
+      if (auto *S = dyn_cast<StructType>(GEP->getResultElementType()))
+        return S;
     for (const User *U : V->users())
       if (auto *GEP = dyn_cast<GetElementPtrInst>(U))
         if (GEP->getPointerOperand() == V)
