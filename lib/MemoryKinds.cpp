@@ -204,35 +204,6 @@ void addTBAAStruct(Evidence &E, const Instruction &Copy) {
 
 } // namespace
 
-ElementKind copiedElementKind(const CallBase &Call) {
-  // Fewer than 4 bytes cannot hold a float (an empty C++ object, a bool).
-  if (auto *Size = dyn_cast<ConstantInt>(Call.getArgOperand(2)))
-    if (isa<AnyMemTransferInst>(Call) && Size->getZExtValue() < 4)
-      return ElementKind::Integer;
-  Evidence E;
-  addTBAAStruct(E, Call);
-  if (E.any())
-    return E.kind();
-  if (isa<AnyMemTransferInst>(Call)) {
-    addPointer(E, Call.getArgOperand(0));
-    addPointer(E, Call.getArgOperand(1));
-  } else {
-    addPointer(E, &Call);
-    addPointer(E, Call.getArgOperand(0));
-  }
-  return E.kind();
-}
-
-ElementKind accessKindFromTBAA(const Instruction &I) {
-  return tagKind(dyn_cast_or_null<MDNode>(I.getMetadata(LLVMContext::MD_tbaa)));
-}
-
-ElementKind pointeeKind(const Value *Ptr) {
-  Evidence E;
-  addPointer(E, Ptr);
-  return E.kind();
-}
-
 /// A struct type the memory \p Base points to is an array of (or one
 /// element of): how it is allocated, or how neighbouring code indexes it.
 /// Loop pointers (a phi stepping by byte offsets) are followed to where
@@ -255,38 +226,122 @@ static StructType *structTypeAt(const Value *Base) {
         if (GEP->getPointerOperand() == V)
           if (auto *S = dyn_cast<StructType>(GEP->getSourceElementType()))
             return S;
+    SmallVector<const Value *, 4> Origins;
     if (auto *Phi = dyn_cast<PHINode>(V))
-      for (const Value *In : Phi->incoming_values()) {
-        const Value *Start = In->stripInBoundsConstantOffsets();
-        if (Seen.insert(Start).second)
-          Work.push_back(Start);
-      }
+      append_range(Origins, Phi->incoming_values());
+    // A parameter points to what its callers pass.
+    if (auto *Param = dyn_cast<Argument>(V)) {
+      const Function *F = originalFunction(Param->getParent());
+      for (const User *U : F->users())
+        if (auto *Call = dyn_cast<CallBase>(U))
+          if (Call->getCalledOperand() == F &&
+              Param->getArgNo() < Call->arg_size())
+            Origins.push_back(Call->getArgOperand(Param->getArgNo()));
+    }
+    for (const Value *In : Origins) {
+      const Value *Start = In->stripInBoundsConstantOffsets();
+      if (Seen.insert(Start).second)
+        Work.push_back(Start);
+    }
   }
   return nullptr;
 }
 
-ElementKind kindAtOffset(const Value *Ptr, uint64_t Bytes,
-                         const DataLayout &DL) {
+namespace {
+
+/// The struct layout under [Ptr, Ptr + Bytes): the runs overlapping it,
+/// and whether integer or padding bytes lie between them.
+struct RangeLayout {
+  bool Found = false;
+  SmallVector<MemoryRun, 4> Runs;
+  bool Gaps = false;
+  uint64_t Begin = 0, End = 0;
+};
+
+RangeLayout layoutUnder(const Value *Ptr, uint64_t Bytes,
+                        const DataLayout &DL) {
+  RangeLayout R;
   APInt Offset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
   const Value *Base = Ptr->stripAndAccumulateConstantOffsets(
       DL, Offset, /*AllowNonInbounds=*/true);
   StructType *S = structTypeAt(Base);
   if (!S || S->isOpaque() || Offset.isNegative())
-    return ElementKind::Unknown;
+    return R;
   uint64_t Size = DL.getTypeAllocSize(S);
-  uint64_t Begin = Offset.getZExtValue() % Size, End = Begin + Bytes;
-  if (End > Size)
+  R.Begin = Offset.getZExtValue() % Size;
+  R.End = R.Begin + Bytes;
+  if (R.End > Size)
+    return R;
+  R.Found = true;
+  uint64_t Covered = 0;
+  for (const MemoryRun &Run : layoutRuns(S, DL))
+    if (Run.Offset < R.End && Run.Offset + Run.Bytes > R.Begin) {
+      R.Runs.push_back(Run);
+      Covered += std::min(Run.Offset + Run.Bytes, R.End) -
+                 std::max(Run.Offset, R.Begin);
+    }
+  R.Gaps = Covered < Bytes;
+  return R;
+}
+
+} // namespace
+
+ElementKind kindAtOffset(const Value *Ptr, uint64_t Bytes,
+                         const DataLayout &DL) {
+  RangeLayout R = layoutUnder(Ptr, Bytes, DL);
+  if (!R.Found)
     return ElementKind::Unknown;
-  ElementKind Kind = ElementKind::Integer; // no floats or pointers there
-  for (const MemoryRun &Run : layoutRuns(S, DL)) {
-    if (Run.Offset + Run.Bytes <= Begin || Run.Offset >= End)
-      continue;
-    bool Covers = Run.Offset <= Begin && Run.Offset + Run.Bytes >= End;
-    if (!Covers || Kind != ElementKind::Integer)
-      return ElementKind::Unknown;
-    Kind = Run.Kind;
+  if (R.Runs.empty())
+    return ElementKind::Integer; // only integers and padding there
+  const MemoryRun &Run = R.Runs.front();
+  bool Covers = R.Runs.size() == 1 && Run.Offset <= R.Begin &&
+                Run.Offset + Run.Bytes >= R.End;
+  return Covers ? Run.Kind : ElementKind::Unknown;
+}
+
+ElementKind copiedElementKind(const CallBase &Call) {
+  // Fewer than 4 bytes cannot hold a float (an empty C++ object, a bool).
+  if (auto *Size = dyn_cast<ConstantInt>(Call.getArgOperand(2)))
+    if (isa<AnyMemTransferInst>(Call) && Size->getZExtValue() < 4)
+      return ElementKind::Integer;
+  Evidence E;
+  addTBAAStruct(E, Call);
+  if (E.any())
+    return E.kind();
+  // The layout of the struct at the copied range, where it is known: exact,
+  // and it sees fields (a float beside the doubles) no access shows.
+  if (auto *Size = dyn_cast<ConstantInt>(Call.getArgOperand(2)))
+    if (isa<AnyMemTransferInst>(Call)) {
+      const DataLayout &DL = Call.getDataLayout();
+      for (unsigned I = 0; I < 2; ++I) {
+        RangeLayout R =
+            layoutUnder(Call.getArgOperand(I), Size->getZExtValue(), DL);
+        for (const MemoryRun &Run : R.Runs)
+          E.addKind(Run.Kind);
+        if (R.Found && R.Gaps)
+          E.addKind(ElementKind::Integer);
+      }
+      if (E.any())
+        return E.kind();
+    }
+  if (isa<AnyMemTransferInst>(Call)) {
+    addPointer(E, Call.getArgOperand(0));
+    addPointer(E, Call.getArgOperand(1));
+  } else {
+    addPointer(E, &Call);
+    addPointer(E, Call.getArgOperand(0));
   }
-  return Kind;
+  return E.kind();
+}
+
+ElementKind accessKindFromTBAA(const Instruction &I) {
+  return tagKind(dyn_cast_or_null<MDNode>(I.getMetadata(LLVMContext::MD_tbaa)));
+}
+
+ElementKind pointeeKind(const Value *Ptr) {
+  Evidence E;
+  addPointer(E, Ptr);
+  return E.kind();
 }
 
 static ElementKind tagKind(const MDNode *Tag) {
