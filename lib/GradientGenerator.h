@@ -117,6 +117,7 @@ private:
   void reverseInstruction(llvm::Instruction &I);
   bool knownWithoutDerivative(const llvm::Value *Ptr) const;
   void checkUntrackedAccess(llvm::Instruction &I);
+  void checkHandedPointer(llvm::Instruction &Where, llvm::Value *V);
   void reverseLoad(llvm::LoadInst &LI);
   void reverseStore(llvm::StoreInst &SI);
   void reverseIntegerStore(llvm::StoreInst &SI);

@@ -141,6 +141,9 @@ void GradientGenerator::buildReverse() {
 void GradientGenerator::reverseBlock(BasicBlock *BB) {
   Current = BB;
   RB.SetInsertPoint(RevBlock[BB]);
+  if (auto *RI = dyn_cast<ReturnInst>(BB->getTerminator()))
+    if (Value *RV = RI->getReturnValue())
+      checkHandedPointer(*RI, RV);
   if (BB == Exit && Sig.ActiveReturn)
     addAdjoint(cast<ReturnInst>(BB->getTerminator())->getReturnValue(),
                Target.Rev->getArg(0));
@@ -545,8 +548,21 @@ void GradientGenerator::reverseMath(CallBase &Call, MathOp Op) {
     addAdjoint(Call.getArgOperand(I), Adjs[I]);
 }
 
+/// A pointer handed across a call boundary (an argument of a
+/// differentiated callee, or the returned value) without a shadow and of
+/// unknown origin would arrive with a null shadow: refuse it.
+void GradientGenerator::checkHandedPointer(Instruction &Where, Value *V) {
+  if (V->getType()->isPointerTy() && !AI.hasShadow(V) &&
+      !knownWithoutDerivative(V))
+    unsupported(Where, "pointer of unknown origin (made from an integer, or "
+                       "returned by a function without a body) passed to or "
+                       "returned from a differentiated function");
+}
+
 void GradientGenerator::reverseDifferentiatedCall(CallBase &Call) {
   Function *Callee = Call.getCalledFunction();
+  for (Value *Arg : Call.args())
+    checkHandedPointer(Call, Arg);
   DiffSignature S = signatureAt(Call, Callee);
   Value *RetAdj = nullptr;
   if (S.ActiveReturn)
