@@ -40,6 +40,8 @@ private:
   llvm::DenseSet<const llvm::Value *> Shadowed;
   llvm::DenseSet<const llvm::Value *> Varied;
   llvm::DenseSet<const llvm::Value *> Useful;
+  /// Stack slots no active value reaches: loads from them are inactive.
+  llvm::DenseSet<const llvm::Value *> QuietSlots;
 };
 
 /// True for a constant pointer into a mutable global defined in this module
