@@ -11,6 +11,7 @@
 #include "DerivativeRules.h"
 #include "Diagnostics.h"
 #include "GradientGenerator.h"
+#include "MarkerCalls.h"
 #include "MemoryKinds.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -521,6 +522,9 @@ std::string GradientGenerator::whyNoDerivative(const CallBase &Call,
                : "indirect call of a variadic function type receives "
                  "active data";
   std::string Name = "'" + displayName(*Callee) + "'";
+  if (markerKind(*Callee))
+    return "a gradient call inside differentiated code (nested "
+           "differentiation) is not supported yet";
   if (Callee->isVarArg() && !Callee->isDeclaration())
     return "call to the variadic function " + Name +
            " with active data; variadic functions cannot be "
