@@ -118,8 +118,7 @@ bool ActivityInfo::variedSource(const Instruction &I) const {
   };
   if (auto *LI = dyn_cast<LoadInst>(&I))
     return hasShadow(LI->getPointerOperand()) &&
-           !QuietSlots.contains(
-               getUnderlyingObject(LI->getPointerOperand()));
+           !QuietSlots.contains(getUnderlyingObject(LI->getPointerOperand()));
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     switch (classifyCall(*Call).Kind) {
     case CalleeKind::Math:
