@@ -108,8 +108,7 @@ void GradientGenerator::forwardInstruction(Instruction &I) {
       // Once in memory with adjoints, a pointer is trusted to have a shadow
       // when it is loaded back; one without (and of unknown origin) would
       // come back with a null shadow.
-      if (V->getType()->isPointerTy() && !AI.hasShadow(V) &&
-          !knownWithoutDerivative(V))
+      if (V->getType()->isPointerTy() && untrackedPointer(V))
         unsupported(*SI, "pointer of unknown origin (made from an integer, "
                          "or returned by a function without a body) stored "
                          "into memory that has adjoints");

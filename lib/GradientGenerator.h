@@ -116,6 +116,9 @@ private:
   void reverseBlock(llvm::BasicBlock *BB);
   void reverseInstruction(llvm::Instruction &I);
   bool knownWithoutDerivative(const llvm::Value *Ptr) const;
+  /// A pointer without a shadow whose memory may still carry derivatives
+  /// (made from an integer, returned by a function without a body).
+  bool untrackedPointer(const llvm::Value *Ptr) const;
   void checkUntrackedAccess(llvm::Instruction &I);
   void checkHandedPointer(llvm::Instruction &Where, llvm::Value *V);
   void reverseLoad(llvm::LoadInst &LI);

@@ -159,6 +159,17 @@ const Function *originalFunction(const Function *F) {
   return Original ? Original : F;
 }
 
+/// What the callers of \p Param's function pass for it.
+SmallVector<const Value *, 4> argumentsPassedTo(const Argument &Param) {
+  SmallVector<const Value *, 4> Args;
+  const Function *F = originalFunction(Param.getParent());
+  for (const User *U : F->users())
+    if (auto *Call = dyn_cast<CallBase>(U))
+      if (Call->getCalledOperand() == F && Param.getArgNo() < Call->arg_size())
+        Args.push_back(Call->getArgOperand(Param.getArgNo()));
+  return Args;
+}
+
 void addPointer(Evidence &E, const Value *Ptr, unsigned Depth = 0) {
   if (auto *GEP = dyn_cast<GEPOperator>(Ptr))
     E.addType(GEP->getResultElementType());
@@ -177,11 +188,8 @@ void addPointer(Evidence &E, const Value *Ptr, unsigned Depth = 0) {
   auto *Param = dyn_cast<Argument>(Base);
   if (E.any() || !Param || Depth >= 2)
     return;
-  const Function *F = originalFunction(Param->getParent());
-  for (const User *U : F->users())
-    if (auto *Call = dyn_cast<CallBase>(U))
-      if (Call->getCalledOperand() == F && Param->getArgNo() < Call->arg_size())
-        addPointer(E, Call->getArgOperand(Param->getArgNo()), Depth + 1);
+  for (const Value *Arg : argumentsPassedTo(*Param))
+    addPointer(E, Arg, Depth + 1);
 }
 
 /// The kinds clang records for an aggregate copy in !tbaa.struct: triples
@@ -230,14 +238,8 @@ static StructType *structTypeAt(const Value *Base) {
     if (auto *Phi = dyn_cast<PHINode>(V))
       append_range(Origins, Phi->incoming_values());
     // A parameter points to what its callers pass.
-    if (auto *Param = dyn_cast<Argument>(V)) {
-      const Function *F = originalFunction(Param->getParent());
-      for (const User *U : F->users())
-        if (auto *Call = dyn_cast<CallBase>(U))
-          if (Call->getCalledOperand() == F &&
-              Param->getArgNo() < Call->arg_size())
-            Origins.push_back(Call->getArgOperand(Param->getArgNo()));
-    }
+    if (auto *Param = dyn_cast<Argument>(V))
+      append_range(Origins, argumentsPassedTo(*Param));
     for (const Value *In : Origins) {
       const Value *Start = In->stripInBoundsConstantOffsets();
       if (Seen.insert(Start).second)

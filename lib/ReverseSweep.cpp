@@ -248,12 +248,16 @@ bool GradientGenerator::knownWithoutDerivative(const Value *Ptr) const {
   return true;
 }
 
+bool GradientGenerator::untrackedPointer(const Value *Ptr) const {
+  return !AI.hasShadow(Ptr) && !knownWithoutDerivative(Ptr);
+}
+
 /// Memory reached through a pointer that has no shadow and no certain
 /// origin (a pointer from a returned struct, inttoptr, an unknown external)
 /// may well hold active data: refuse rather than drop its derivative.
 void GradientGenerator::checkUntrackedAccess(Instruction &I) {
   Value *Ptr = getLoadStorePointerOperand(&I);
-  if (!Ptr || AI.hasShadow(Ptr) || knownWithoutDerivative(Ptr))
+  if (!Ptr || !untrackedPointer(Ptr))
     return;
   bool Active = isa<LoadInst>(I)
                     ? carriesFloat(I.getType())
@@ -556,8 +560,7 @@ void GradientGenerator::reverseMath(CallBase &Call, MathOp Op) {
 /// differentiated callee, or the returned value) without a shadow and of
 /// unknown origin would arrive with a null shadow: refuse it.
 void GradientGenerator::checkHandedPointer(Instruction &Where, Value *V) {
-  if (V->getType()->isPointerTy() && !AI.hasShadow(V) &&
-      !knownWithoutDerivative(V))
+  if (V->getType()->isPointerTy() && untrackedPointer(V))
     unsupported(Where, "pointer of unknown origin (made from an integer, or "
                        "returned by a function without a body) passed to or "
                        "returned from a differentiated function");
