@@ -604,8 +604,7 @@ void GradientGenerator::reverseByValShadow(CallBase &Call, unsigned ArgNo) {
   for (const MemoryRun &Run : layoutRuns(Call.getParamByValType(ArgNo), DL)) {
     if (Run.Kind != ElementKind::F64 && Run.Kind != ElementKind::F32)
       continue;
-    Type *ElemTy =
-        Run.Kind == ElementKind::F32 ? RB.getFloatTy() : RB.getDoubleTy();
+    Type *ElemTy = scalarTypeOf(Run.Kind, RB.getContext());
     // Original += Copy; Copy = 0.
     RB.CreateCall(
         D.abi().copyAdjoint(ElemTy),
@@ -633,7 +632,7 @@ void GradientGenerator::reverseMemTransfer(CallBase &Call) {
     RB.CreateMemSet(shadow(Dst), RB.getInt8(0), Len, MaybeAlign());
     return;
   }
-  Type *ElemTy = Kind == ElementKind::F32 ? RB.getFloatTy() : RB.getDoubleTy();
+  Type *ElemTy = scalarTypeOf(Kind, RB.getContext());
   RB.CreateCall(D.abi().copyAdjoint(ElemTy), {shadow(Src), shadow(Dst), Len});
 }
 
@@ -642,8 +641,7 @@ void GradientGenerator::reverseRealloc(CallBase &Call) {
   Value *NewShadow = shadow(&Call);
   Value *Old = Call.getArgOperand(0);
   if (Kind == ElementKind::F64 || Kind == ElementKind::F32) {
-    Type *ElemTy =
-        Kind == ElementKind::F32 ? RB.getFloatTy() : RB.getDoubleTy();
+    Type *ElemTy = scalarTypeOf(Kind, RB.getContext());
     if (AI.hasShadow(Old))
       RB.CreateCall(D.abi().reallocAdjoint(ElemTy), {shadow(Old), NewShadow});
   } else if (Kind == ElementKind::Unknown) {
