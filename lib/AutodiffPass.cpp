@@ -2,6 +2,7 @@
 #include "AutodiffPass.h"
 
 #include "Differentiator.h"
+#include "GeneratedCode.h"
 #include "MarkerCalls.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -23,7 +24,7 @@ PreservedAnalyses ProtectMarkersPass::run(Module &M, ModuleAnalysisManager &) {
   // Two marker calls in two branches must not be merged into one call
   // through a phi of function pointers.
   for (Function &F : M)
-    if (markerKind(F))
+    if (markerKind(F) || runMarkerKind(F))
       for (User *U : F.users())
         if (auto *Call = dyn_cast<CallBase>(U))
           if (!Call->hasFnAttr(Attribute::NoMerge)) {
@@ -44,12 +45,9 @@ SmallVector<MarkerCall, 8> findMarkerCalls(Module &M) {
   SmallVector<MarkerCall, 8> Calls;
   for (Function &F : M) {
     std::optional<MarkerKind> Kind = markerKind(F);
-    if (!Kind || !F.isDeclaration())
-      continue;
-    for (User *U : F.users())
-      if (auto *Call = dyn_cast<CallBase>(U))
-        if (Call->getCalledOperand() == &F)
-          Calls.push_back({Call, *Kind});
+    if (Kind && F.isDeclaration())
+      for (CallBase *Call : callsTo(F))
+        Calls.push_back({Call, *Kind});
   }
   return Calls;
 }
@@ -102,36 +100,6 @@ void lowerRequest(Differentiator &D, const GradientRequest &R) {
     Call.replaceAllUsesWith(Result);
 }
 
-/// Removes a marker call; its activity-marker loads go with it. C++ calls
-/// the marker with an invoke where a destructor is pending: the gradient
-/// never throws, so the invoke becomes a branch to its normal destination.
-void eraseMarkerCall(CallBase &Call) {
-  SmallVector<WeakTrackingVH, 8> Operands(Call.arg_begin(), Call.arg_end());
-  if (!Call.use_empty())
-    Call.replaceAllUsesWith(PoisonValue::get(Call.getType()));
-  if (auto *II = dyn_cast<InvokeInst>(&Call)) {
-    II->getUnwindDest()->removePredecessor(II->getParent());
-    BranchInst::Create(II->getNormalDest(), II->getIterator());
-  }
-  Call.eraseFromParent();
-  RecursivelyDeleteTriviallyDeadInstructionsPermissive(Operands);
-}
-
-/// clang runs without the IR verifier; a malformed derivative must stop the
-/// compilation here rather than miscompile.
-void verifyGenerated(Module &M) {
-  for (Function &F : M) {
-    if (!F.getName().contains(".capsule.") || F.isDeclaration())
-      continue;
-    std::string Errors;
-    raw_string_ostream OS(Errors);
-    if (verifyFunction(F, &OS))
-      report_fatal_error(Twine("capsule: internal error: invalid code "
-                               "generated for '") +
-                         F.getName() + "':\n" + Errors);
-  }
-}
-
 } // namespace
 
 PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
@@ -156,11 +124,8 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   D.finish();
   verifyGenerated(M);
-  if (Cleanup) {
-    for (Function &F : M)
-      if (F.getName().contains(".capsule.") && !F.isDeclaration())
-        Cleanup->run(F, FAM);
-  }
+  if (Cleanup)
+    cleanUpGenerated(M, *Cleanup, FAM);
   return PreservedAnalyses::none();
 }
 

@@ -222,10 +222,12 @@ bool isAllocatedInside(const Value *Object) {
          Kind == CalleeKind::AlignedAlloc;
 }
 
-SmallVector<Function *, 4> indirectCallTargets(Module &M, FunctionType *FT) {
+SmallVector<Function *, 4> indirectCallTargets(Module &M, FunctionType *FT,
+                                               bool IncludeDeclarations) {
   SmallVector<Function *, 4> Targets;
   for (Function &F : M)
-    if (!F.isDeclaration() && F.getFunctionType() == FT &&
+    if ((!F.isDeclaration() || (IncludeDeclarations && !F.isIntrinsic())) &&
+        F.getFunctionType() == FT &&
         F.hasAddressTaken(nullptr, /*IgnoreCallbackUses=*/false,
                           /*IgnoreAssumeLikeCalls=*/true,
                           /*IgnoreLLVMUsed=*/true) &&

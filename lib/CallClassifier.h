@@ -81,9 +81,12 @@ CalleeInfo classifyCall(const llvm::CallBase &Call);
 bool isAllocatedInside(const llvm::Value *Object);
 
 /// Functions of this module that an indirect call of type \p FT may reach:
-/// the defined functions whose address is taken.
+/// the defined functions whose address is taken, and with
+/// \p IncludeDeclarations the declared ones too (libm or free passed as a
+/// function pointer).
 llvm::SmallVector<llvm::Function *, 4>
-indirectCallTargets(llvm::Module &M, llvm::FunctionType *FT);
+indirectCallTargets(llvm::Module &M, llvm::FunctionType *FT,
+                    bool IncludeDeclarations = false);
 
 } // namespace capsule
 

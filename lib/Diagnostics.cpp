@@ -34,15 +34,33 @@ static std::string instructionText(const Instruction &I) {
   return Text.substr(0, Text.find(", !")).str();
 }
 
-void reportUnsupported(const Instruction &I, const Function &Origin,
-                       const Twine &Why) {
-  std::string Msg = ("capsule: cannot differentiate function '" +
-                     displayName(Origin) + "'" + locationHint(I) + ": " + Why +
+/// "capsule: <Before> '<function>'<After>: <Why>" and the instruction,
+/// attributed to the user's function, not the clone the pass works on.
+static void diagnoseAt(const Instruction &I, const Function &Origin,
+                       StringRef Before, StringRef After, const Twine &Why,
+                       DiagnosticSeverity Severity) {
+  std::string Msg = ("capsule: " + Before + " '" + displayName(Origin) + "'" +
+                     After + locationHint(I) + ": " + Why +
                      "\n  in instruction: " + instructionText(I))
                         .str();
-  // Attributed to the user's function, not the clone being differentiated.
   I.getContext().diagnose(
-      DiagnosticInfoUnsupported(Origin, Msg, I.getDebugLoc()));
+      DiagnosticInfoUnsupported(Origin, Msg, I.getDebugLoc(), Severity));
+}
+
+void reportUnsupported(const Instruction &I, const Function &Origin,
+                       const Twine &Why) {
+  diagnoseAt(I, Origin, "cannot differentiate function", "", Why, DS_Error);
+}
+
+void reportNotInterruptible(const Instruction &I, const Function &Origin,
+                            const Twine &Why) {
+  diagnoseAt(I, Origin, "cannot make function", " interruptible", Why,
+             DS_Error);
+}
+
+void warnRepeatedEffect(const Instruction &I, const Function &Origin,
+                        const Twine &Why) {
+  diagnoseAt(I, Origin, "in interruptible function", "", Why, DS_Warning);
 }
 
 void reportBadMarkerCall(const Instruction &Call, const Twine &Why) {

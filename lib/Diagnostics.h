@@ -22,6 +22,17 @@ namespace capsule {
 void reportUnsupported(const llvm::Instruction &I, const llvm::Function &Origin,
                        const llvm::Twine &Why);
 
+/// Reports that \p I cannot be made interruptible (__capsule_interrupt and
+/// kin).
+void reportNotInterruptible(const llvm::Instruction &I,
+                            const llvm::Function &Origin,
+                            const llvm::Twine &Why);
+
+/// Warns that \p I, in code made interruptible, has effects that resuming a
+/// capsule repeats.
+void warnRepeatedEffect(const llvm::Instruction &I,
+                        const llvm::Function &Origin, const llvm::Twine &Why);
+
 /// Reports a malformed marker call (a call to __capsule_autodiff and kin).
 void reportBadMarkerCall(const llvm::Instruction &Call, const llvm::Twine &Why);
 

@@ -27,6 +27,15 @@ bool isActivityMarkerGlobal(const GlobalVariable &G) {
   return activityOfMarker(G.getName()).has_value();
 }
 
+SmallVector<CallBase *, 8> callsTo(Function &F) {
+  SmallVector<CallBase *, 8> Calls;
+  for (User *U : F.users())
+    if (auto *Call = dyn_cast<CallBase>(U))
+      if (Call->getCalledOperand() == &F)
+        Calls.push_back(Call);
+  return Calls;
+}
+
 std::optional<MarkerKind> markerKind(const Function &F) {
   StringRef Name = F.getName();
   for (StringRef Prefix : {"__capsule_autodiff", "__enzyme_autodiff"}) {
@@ -86,7 +95,8 @@ std::optional<RequestParser::Marker> RequestParser::markerOf(const Value *V) {
   return std::nullopt;
 }
 
-Value *RequestParser::convert(Value *V, Type *To, unsigned ParamNo) {
+Value *convertMarkerArgument(CallBase &Call, Value *V, Type *To,
+                             const Twine &What) {
   Type *From = V->getType();
   if (From == To)
     return V;
@@ -100,8 +110,13 @@ Value *RequestParser::convert(Value *V, Type *To, unsigned ParamNo) {
   std::string FromS, ToS;
   raw_string_ostream(FromS) << *From;
   raw_string_ostream(ToS) << *To;
-  fail(argName(ParamNo) + " has type " + ToS + " but the call passes " + FromS);
+  reportBadMarkerCall(Call, What + " has type " + ToS +
+                                " but the call passes " + FromS);
   return nullptr;
+}
+
+Value *RequestParser::convert(Value *V, Type *To, unsigned ParamNo) {
+  return convertMarkerArgument(Call, V, To, argName(ParamNo));
 }
 
 bool RequestParser::parseArgument(unsigned ParamNo) {
@@ -255,6 +270,74 @@ std::optional<GradientRequest> parseGradientRequest(CallBase &Call,
     return std::nullopt;
   }
   return RequestParser(Call).parse();
+}
+
+std::optional<RunMarkerKind> runMarkerKind(const Function &F) {
+  return StringSwitch<std::optional<RunMarkerKind>>(F.getName())
+      .Case("__capsule_primops", RunMarkerKind::Primops)
+      .Case("__capsule_interrupt", RunMarkerKind::Interrupt)
+      .Default(std::nullopt);
+}
+
+/// `__capsule_primops(fn, args...)` returns a uint64_t step count;
+/// `__capsule_interrupt(fn, l, args...)` returns a capsule pointer.
+std::optional<RunRequest> parseRunRequest(CallBase &Call, RunMarkerKind Kind) {
+  auto Fail = [&](const Twine &Why) -> std::optional<RunRequest> {
+    reportBadMarkerCall(Call, Why);
+    return std::nullopt;
+  };
+  StringRef Marker = Call.getCalledFunction()->getName();
+  bool Interrupt = Kind == RunMarkerKind::Interrupt;
+  bool ReturnsRight = Interrupt ? Call.getType()->isPointerTy()
+                                : Call.getType()->isIntegerTy(64);
+  if (!ReturnsRight)
+    return Fail(Marker + " must be declared to return " +
+                (Interrupt ? "capsule_t *" : "uint64_t") +
+                " (include capsule/capsule.h)");
+  unsigned First = Interrupt ? 2 : 1;
+  if (Call.arg_size() < First)
+    return Fail(Marker + " needs the function to run" +
+                (Interrupt ? " and the step limit" : "") + " first");
+  auto *Fn = dyn_cast<Function>(Call.getArgOperand(0)->stripPointerCasts());
+  if (!Fn)
+    return Fail("the first argument of " + Marker +
+                " must be the function to run, e.g. (void *)f");
+  if (Fn->isDeclaration())
+    return Fail("'" + displayName(*Fn) +
+                "' has no body in this translation unit; only functions "
+                "defined here can be interrupted");
+  if (Fn->isVarArg())
+    return Fail("'" + displayName(*Fn) +
+                "' takes a variable number of arguments, which is not "
+                "supported");
+  RunRequest R{&Call, Kind, Fn, nullptr, {}};
+  if (Interrupt) {
+    R.Limit = convertMarkerArgument(Call, Call.getArgOperand(1),
+                                    Type::getInt64Ty(Call.getContext()),
+                                    "the step limit");
+    if (!R.Limit)
+      return std::nullopt;
+  }
+  unsigned Given = Call.arg_size() - First;
+  if (Given != Fn->arg_size())
+    return Fail(Twine(Given < Fn->arg_size() ? "too few" : "too many") +
+                " arguments: '" + displayName(*Fn) + "' takes " +
+                Twine(Fn->arg_size()) + " arguments but the call passes " +
+                Twine(Given));
+  for (Argument &A : Fn->args()) {
+    if (A.hasByValAttr())
+      return Fail("argument " + Twine(A.getArgNo() + 1) + " of '" +
+                  displayName(*Fn) + "' is a struct passed by value, which " +
+                  Marker + " cannot pass; pass a pointer");
+    Value *V = convertMarkerArgument(
+        Call, Call.getArgOperand(First + A.getArgNo()), A.getType(),
+        "argument " + Twine(A.getArgNo() + 1) + " of '" + displayName(*Fn) +
+            "'");
+    if (!V)
+      return std::nullopt;
+    R.Args.push_back(V);
+  }
+  return R;
 }
 
 } // namespace capsule

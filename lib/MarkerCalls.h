@@ -23,6 +23,9 @@ enum class MarkerKind { Autodiff, AutodiffCheckpointed };
 /// Whether calls to \p F are marker calls, and of which kind.
 std::optional<MarkerKind> markerKind(const llvm::Function &F);
 
+/// The calls and invokes of \p F (not other uses of its address).
+llvm::SmallVector<llvm::CallBase *, 8> callsTo(llvm::Function &F);
+
 /// True for the globals whose loads are activity markers.
 bool isActivityMarkerGlobal(const llvm::GlobalVariable &G);
 
@@ -43,6 +46,34 @@ struct GradientRequest {
 /// when it is malformed.
 std::optional<GradientRequest> parseGradientRequest(llvm::CallBase &Call,
                                                     MarkerKind Kind);
+
+/// Converts argument \p V of marker call \p Call to parameter type \p To
+/// the way C's default argument promotions require; reports \p What (e.g.
+/// "argument 2 of 'f'") and returns null when it cannot.
+llvm::Value *convertMarkerArgument(llvm::CallBase &Call, llvm::Value *V,
+                                   llvm::Type *To, const llvm::Twine &What);
+
+/// The interruptible-execution markers of capsule.h.
+enum class RunMarkerKind { Primops, Interrupt };
+
+/// Whether calls to \p F are __capsule_primops or __capsule_interrupt.
+std::optional<RunMarkerKind> runMarkerKind(const llvm::Function &F);
+
+/// A well-formed __capsule_primops or __capsule_interrupt call.
+struct RunRequest {
+  llvm::CallBase *Call = nullptr;
+  RunMarkerKind Kind;
+  llvm::Function *Fn = nullptr;
+  /// The step limit of __capsule_interrupt, as i64.
+  llvm::Value *Limit = nullptr;
+  /// The arguments, converted to the parameter types of Fn.
+  llvm::SmallVector<llvm::Value *, 8> Args;
+};
+
+/// Parses a run marker call; reports a compile-time error and returns
+/// nothing when it is malformed.
+std::optional<RunRequest> parseRunRequest(llvm::CallBase &Call,
+                                          RunMarkerKind Kind);
 
 } // namespace capsule
 

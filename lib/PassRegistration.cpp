@@ -12,6 +12,7 @@
 //    them.
 //===----------------------------------------------------------------------===//
 #include "AutodiffPass.h"
+#include "InterruptPass.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -41,15 +42,22 @@ PipelinePoint pipelinePoint() {
   return PipelinePoint::OptimizerEarly;
 }
 
-/// Differentiation after the simplification pipeline gets that pipeline
-/// again on the functions it generates.
-capsule::AutodiffPass autodiffWithCleanup(PassBuilder &PB,
-                                          OptimizationLevel Level) {
-  std::optional<FunctionPassManager> Cleanup;
-  if (Level != OptimizationLevel::O0)
-    Cleanup =
-        PB.buildFunctionSimplificationPipeline(Level, ThinOrFullLTOPhase::None);
-  return capsule::AutodiffPass(std::move(Cleanup));
+/// Code generated after the simplification pipeline gets that pipeline
+/// again.
+std::optional<FunctionPassManager> cleanup(PassBuilder &PB,
+                                           OptimizationLevel Level) {
+  if (Level == OptimizationLevel::O0)
+    return std::nullopt;
+  return PB.buildFunctionSimplificationPipeline(Level,
+                                                ThinOrFullLTOPhase::None);
+}
+
+/// Both marker-lowering passes: interruptible execution, then
+/// differentiation.
+void addCapsulePasses(ModulePassManager &MPM, PassBuilder *PB,
+                      OptimizationLevel Level) {
+  MPM.addPass(capsule::InterruptPass(PB ? cleanup(*PB, Level) : std::nullopt));
+  MPM.addPass(capsule::AutodiffPass(PB ? cleanup(*PB, Level) : std::nullopt));
 }
 
 void registerCallbacks(PassBuilder &PB) {
@@ -57,7 +65,7 @@ void registerCallbacks(PassBuilder &PB) {
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "capsule") {
-          MPM.addPass(capsule::AutodiffPass());
+          addCapsulePasses(MPM, nullptr, OptimizationLevel::O0);
           return true;
         }
         if (Name == "capsule-protect-markers") {
@@ -71,17 +79,17 @@ void registerCallbacks(PassBuilder &PB) {
       [Point](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(capsule::ProtectMarkersPass());
         if (Point == PipelinePoint::Start)
-          MPM.addPass(capsule::AutodiffPass());
+          addCapsulePasses(MPM, nullptr, OptimizationLevel::O0);
       });
   PB.registerOptimizerEarlyEPCallback(
       [&PB, Point](ModulePassManager &MPM, OptimizationLevel Level) {
         if (Point == PipelinePoint::OptimizerEarly)
-          MPM.addPass(autodiffWithCleanup(PB, Level));
+          addCapsulePasses(MPM, &PB, Level);
       });
   PB.registerOptimizerLastEPCallback(
       [&PB, Point](ModulePassManager &MPM, OptimizationLevel Level) {
         if (Point == PipelinePoint::OptimizerLast)
-          MPM.addPass(autodiffWithCleanup(PB, Level));
+          addCapsulePasses(MPM, &PB, Level);
       });
 }
 

@@ -11,6 +11,7 @@
 #include "DerivativeRules.h"
 #include "Diagnostics.h"
 #include "GradientGenerator.h"
+#include "IndirectDispatch.h"
 #include "MarkerCalls.h"
 #include "MemoryKinds.h"
 
@@ -654,43 +655,8 @@ void GradientGenerator::reverseRealloc(CallBase &Call) {
 Value *GradientGenerator::dispatchIndirect(
     IRBuilder<> &B, CallBase &Call, Value *Callee, Type *ResultTy,
     function_ref<Value *(IRBuilder<> &, Function *)> EmitCall) {
-  LLVMContext &C = B.getContext();
-  BasicBlock *Here = B.GetInsertBlock();
-  Function *Fn = Here->getParent();
-  BasicBlock *Join;
-  if (B.GetInsertPoint() == Here->end()) {
-    Join = BasicBlock::Create(C, "dispatch.join", Fn);
-  } else {
-    Join = Here->splitBasicBlock(B.GetInsertPoint(), "dispatch.join");
-    Here->getTerminator()->eraseFromParent();
-    B.SetInsertPoint(Here);
-  }
-  SmallVector<std::pair<Value *, BasicBlock *>, 4> Results;
-  for (Function *Target :
-       indirectCallTargets(D.module(), Call.getFunctionType())) {
-    BasicBlock *Taken = BasicBlock::Create(C, "dispatch.call", Fn, Join);
-    BasicBlock *Next = BasicBlock::Create(C, "dispatch.next", Fn, Join);
-    B.CreateCondBr(B.CreateICmpEQ(Callee, Target), Taken, Next);
-    B.SetInsertPoint(Taken);
-    Value *R = EmitCall(B, Target);
-    Results.push_back({R, B.GetInsertBlock()});
-    B.CreateBr(Join);
-    B.SetInsertPoint(Next);
-  }
-  std::string Site = "an indirect call in '" + displayName(*Sig.Fn) + "'";
-  if (const DebugLoc &DL = Call.getDebugLoc())
-    Site = (DL->getFilename() + ":" + Twine(DL.getLine())).str();
-  B.CreateCall(D.abi().unknownCallTarget(),
-               {Callee, B.CreateGlobalString(Site, "capsule.site")});
-  B.CreateUnreachable();
-
-  B.SetInsertPoint(Join, Join->begin());
-  if (ResultTy->isVoidTy())
-    return nullptr;
-  PHINode *Phi = B.CreatePHI(ResultTy, Results.size());
-  for (auto &[V, BB] : Results)
-    Phi->addIncoming(V, BB);
-  return Phi;
+  return emitIndirectDispatch(B, D.abi(), Call, Callee, ResultTy, *Sig.Fn,
+                              EmitCall);
 }
 
 } // namespace capsule

@@ -1,6 +1,8 @@
 //===- RuntimeABI.cpp - Runtime entry points used by generated code -------===//
 #include "RuntimeABI.h"
 
+#include "CallClassifier.h"
+
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 
@@ -175,6 +177,95 @@ FunctionCallee RuntimeABI::shadowRelease() {
 
 FunctionCallee RuntimeABI::shadowFree() {
   return onShadow("__capsule_shadow_free");
+}
+
+GlobalVariable *RuntimeABI::threadLocal(StringRef Name, Type *Ty) {
+  if (GlobalVariable *G = M.getGlobalVariable(Name))
+    return G;
+  return new GlobalVariable(M, Ty, /*isConstant=*/false,
+                            GlobalValue::ExternalLinkage, nullptr, Name,
+                            nullptr, GlobalValue::InitialExecTLSModel);
+}
+
+Value *RuntimeABI::budgetAddress(IRBuilder<> &B) {
+  return B.CreateThreadLocalAddress(
+      threadLocal("__capsule_budget", B.getInt64Ty()));
+}
+
+Value *RuntimeABI::journalDepthAddress(IRBuilder<> &B) {
+  return B.CreateThreadLocalAddress(
+      threadLocal("__capsule_journal_depth", B.getInt32Ty()));
+}
+
+Value *RuntimeABI::frameLimitAddress(IRBuilder<> &B) {
+  return B.CreateThreadLocalAddress(
+      threadLocal("__capsule_frame_limit", B.getPtrTy()));
+}
+
+FunctionCallee RuntimeABI::journalWrite() {
+  LLVMContext &C = M.getContext();
+  FunctionCallee Callee =
+      function("__capsule_journal_write", Type::getVoidTy(C),
+               {PointerType::getUnqual(C), Type::getInt64Ty(C)});
+  // It only reads the memory it is given (the old contents it saves) and
+  // the runtime's own state, so the optimizer may keep the step budget and
+  // other values in registers across it.
+  auto *F = cast<Function>(Callee.getCallee());
+  F->setMemoryEffects(MemoryEffects::argMemOnly(ModRefInfo::Ref) |
+                      MemoryEffects::inaccessibleMemOnly());
+  F->addFnAttr(Attribute::WillReturn);
+  return Callee;
+}
+
+FunctionCallee RuntimeABI::frameGrow() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_frame_grow", Type::getVoidTy(C),
+                  {PointerType::getUnqual(C)});
+}
+
+FunctionCallee RuntimeABI::arenaFunction(unsigned Kind) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  Type *I64 = Type::getInt64Ty(C);
+  switch (static_cast<CalleeKind>(Kind)) {
+  case CalleeKind::Alloc:
+    return function("__capsule_malloc", Ptr, {I64});
+  case CalleeKind::Calloc:
+    return function("__capsule_calloc", Ptr, {I64, I64});
+  case CalleeKind::AlignedAlloc:
+    return function("__capsule_aligned_alloc", Ptr, {I64, I64});
+  case CalleeKind::Realloc:
+    return function("__capsule_realloc", Ptr, {Ptr, I64});
+  case CalleeKind::Free:
+    return function("__capsule_free", Type::getVoidTy(C), {Ptr});
+  default:
+    llvm_unreachable("not an allocation function");
+  }
+}
+
+StructType *RuntimeABI::entryType() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  Type *I64 = Type::getInt64Ty(C);
+  return StructType::get(C, {Ptr, I64, I64, I64, Ptr});
+}
+
+FunctionCallee RuntimeABI::rootFrame() {
+  Type *Ptr = PointerType::getUnqual(M.getContext());
+  return function("__capsule_root_frame", Ptr, {Ptr});
+}
+
+FunctionCallee RuntimeABI::runPrimops() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_run_primops", Type::getInt64Ty(C), {Ptr, Ptr});
+}
+
+FunctionCallee RuntimeABI::runInterrupt() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_run_interrupt", Ptr,
+                  {Ptr, Ptr, Type::getInt64Ty(C)});
 }
 
 } // namespace capsule

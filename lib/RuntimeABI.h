@@ -44,7 +44,34 @@ public:
   /// void (ptr shadow): frees the shadow of a stack slot.
   llvm::FunctionCallee shadowFree();
 
+  // Interruptible execution (the second half of runtime/abi.h).
+
+  /// The thread's step budget (i64, initial-exec TLS).
+  llvm::Value *budgetAddress(llvm::IRBuilder<> &B);
+  /// The number of live snapshots (i32, initial-exec TLS).
+  llvm::Value *journalDepthAddress(llvm::IRBuilder<> &B);
+  /// The end of the committed frame stack (ptr, initial-exec TLS).
+  llvm::Value *frameLimitAddress(llvm::IRBuilder<> &B);
+  /// void (ptr addr, i64 bytes).
+  llvm::FunctionCallee journalWrite();
+  /// void (ptr end).
+  llvm::FunctionCallee frameGrow();
+  /// The deterministic allocator's replacement for an allocation function
+  /// of kind \p Kind (CalleeKind::Alloc, Calloc, AlignedAlloc, Realloc or
+  /// Free), with the C function's parameters.
+  llvm::FunctionCallee arenaFunction(unsigned Kind);
+  /// The capsule_entry struct type: {ptr step, i64 frame_bytes, i64
+  /// result_offset, i64 result_bytes, ptr name}.
+  llvm::StructType *entryType();
+  /// ptr (ptr entry).
+  llvm::FunctionCallee rootFrame();
+  /// i64 (ptr entry, ptr frame).
+  llvm::FunctionCallee runPrimops();
+  /// ptr (ptr entry, ptr frame, i64 limit).
+  llvm::FunctionCallee runInterrupt();
+
 private:
+  llvm::GlobalVariable *threadLocal(llvm::StringRef Name, llvm::Type *Ty);
   llvm::Value *tapeField(llvm::IRBuilder<> &B, unsigned Index);
   /// A `void (ptr shadow)` runtime function.
   llvm::FunctionCallee onShadow(llvm::StringRef Name);

@@ -36,20 +36,6 @@ std::atomic<bool> LimitKnown{false};
 std::atomic<uint64_t> LimitBytes{0};
 LimitSource LimitFrom = LimitSource::Default;
 
-[[noreturn]] void failSetting(const char *Name, const char *Value,
-                              const char *Expected) {
-  std::fprintf(stderr, "capsule: invalid %s value '%s': expected %s\n", Name,
-               Value, Expected);
-  std::exit(2);
-}
-
-// The value of environment variable Name, or null when unset or empty
-// (`NAME= ./prog` is the shell's way to switch a setting off).
-const char *setting(const char *Name) {
-  const char *Value = std::getenv(Name);
-  return Value && *Value ? Value : nullptr;
-}
-
 void readLimitFromEnvironment() {
   MutexLock Lock(LimitMutex);
   if (LimitKnown.load())
@@ -65,10 +51,22 @@ void readLimitFromEnvironment() {
   LimitKnown.store(true, std::memory_order_release);
 }
 
-// A CAPSULE_TAPE_LIMIT value of about twice Limit, in whole units ("128M").
-ByteText largerLimit(uint64_t Limit) {
+} // namespace
+
+void failSetting(const char *Name, const char *Value, const char *Expected) {
+  std::fprintf(stderr, "capsule: invalid %s value '%s': expected %s\n", Name,
+               Value, Expected);
+  std::exit(2);
+}
+
+const char *setting(const char *Name) {
+  const char *Value = std::getenv(Name);
+  return Value && *Value ? Value : nullptr;
+}
+
+ByteText doubledSetting(uint64_t Bytes) {
   static const char Units[] = "KMGT";
-  uint64_t Target = Limit > UINT64_MAX / 2 ? UINT64_MAX : 2 * Limit;
+  uint64_t Target = Bytes > UINT64_MAX / 2 ? UINT64_MAX : 2 * Bytes;
   int Unit = 0;
   while (Unit < 4 && (Target >> (10 * (Unit + 1))) != 0)
     ++Unit;
@@ -81,8 +79,6 @@ ByteText largerLimit(uint64_t Limit) {
     std::snprintf(Out.Text, sizeof(Out.Text), "%llu%c", Count, Units[Unit - 1]);
   return Out;
 }
-
-} // namespace
 
 std::optional<uint64_t> parseByteCount(const char *Text) {
   if (!strcasecmp(Text, "none") || !strcasecmp(Text, "unlimited"))
@@ -189,7 +185,7 @@ void failTapeLimit(uint64_t Limit) {
                  "capsule: the gradient's tape needs more than the limit of %s "
                  "(%llu bytes) set by CAPSULE_TAPE_LIMIT; raise it, e.g. "
                  "CAPSULE_TAPE_LIMIT=%s, or call capsule_set_tape_limit()\n",
-                 Size.Text, Bytes, largerLimit(Limit).Text);
+                 Size.Text, Bytes, doubledSetting(Limit).Text);
   std::exit(3);
 }
 

@@ -2,7 +2,8 @@
 //
 // CAPSULE_TAPE_LIMIT and CAPSULE_STATS, the capsule_set_tape_limit() override,
 // and the messages that stop the program when a setting is invalid or the
-// tape limit is reached.
+// tape limit is reached. The helpers that read and reject a setting serve the
+// other settings too (CAPSULE_FRAME_STACK in FrameStack.cpp).
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_RUNTIME_CONFIG_H
 #define CAPSULE_RUNTIME_CONFIG_H
@@ -27,6 +28,19 @@ struct ByteText {
   char Text[32];
 };
 ByteText formatBytes(uint64_t Bytes, int Decimals);
+
+/// A byte-count setting of about twice Bytes, in whole units ("128M"), to
+/// suggest in a message.
+ByteText doubledSetting(uint64_t Bytes);
+
+/// The value of environment variable Name, or null when unset or empty
+/// (`NAME= ./prog` is the shell's way to switch a setting off).
+const char *setting(const char *Name);
+
+/// Stops the program (exit status 2) because environment variable Name holds
+/// Value, which is not one of the Expected values.
+[[noreturn]] void failSetting(const char *Name, const char *Value,
+                              const char *Expected);
 
 /// The tape limit in force, in bytes (0: none). Reads CAPSULE_TAPE_LIMIT the
 /// first time unless capsule_set_tape_limit() came first.

@@ -79,6 +79,77 @@ void __capsule_shadow_free(void *shadow);
 // derivative (not defined in the module, or of another type). Never returns.
 void __capsule_unknown_call_target(const void *target, const char *site);
 
+// ---------------------------------------------------------------------------
+// Interruptible execution (__capsule_primops, __capsule_interrupt and the
+// capsule_resume* functions of capsule.h). docs/interrupt.md explains the
+// model; in short:
+//
+//  - Steps. Each block of instrumented code charges its static cost:
+//      __capsule_budget -= cost;
+//    at a yield point (function entries, loop headers) it first checks
+//      if (__capsule_budget <= 0) yield;
+//    so a run stops at the first yield point at which `limit` steps are done.
+//  - Frames. A resumable function's activation record lives on the frame
+//    stack; a callee's frame starts where its caller's ends. Before running
+//    a fresh activation whose frame ends at `end`, generated code does
+//      if (end > __capsule_frame_limit) __capsule_frame_grow(end);
+//  - Journal. Before every store to memory that outlives a yield, generated
+//    code does
+//      if (__capsule_journal_depth) __capsule_journal_write(addr, bytes);
+//  - Allocation. malloc and its relatives, operator new and delete called by
+//    instrumented code are redirected to the __capsule_* allocator below, so
+//    a re-execution from a capsule gets the same addresses.
+// ---------------------------------------------------------------------------
+
+// Steps left before the run yields (limit minus steps done).
+extern __thread int64_t __capsule_budget;
+// Number of live snapshots (capsules) on this thread.
+extern __thread uint32_t __capsule_journal_depth;
+// One past the last usable byte of the committed frame stack.
+extern __thread char *__capsule_frame_limit;
+
+// Saves the current contents of the granules covering [addr, addr + bytes)
+// that were not yet saved since the newest snapshot. Called only when
+// __capsule_journal_depth is nonzero.
+void __capsule_journal_write(void *addr, uint64_t bytes);
+
+// Commits frame stack up to `end`, or stops the program with a clear message
+// if the frame stack's reservation is exhausted.
+void __capsule_frame_grow(char *end);
+
+// The deterministic allocator. Its metadata lives in journaled memory, so
+// rolling back a snapshot also rolls back allocations and frees.
+void *__capsule_malloc(uint64_t bytes);
+void *__capsule_calloc(uint64_t count, uint64_t size);
+void *__capsule_realloc(void *block, uint64_t bytes);
+void *__capsule_aligned_alloc(uint64_t alignment, uint64_t bytes);
+void __capsule_free(void *block);
+
+// What the driver needs to know about a root function (one constant per
+// root, emitted by the pass).
+typedef struct capsule_entry {
+  // Runs the root's step variant on its frame, from the start (resume index
+  // 0) or from where it yielded. Returns 1 if it yielded, 0 if it returned.
+  uint8_t (*step)(void *frame);
+  uint64_t frame_bytes;   // size of the root's frame (a multiple of 64)
+  uint64_t result_offset; // where the return value is stored in the frame
+  uint64_t result_bytes;  // its size, 0 for void
+  const char *name;       // the root function's source name, for messages
+} capsule_entry;
+
+// Returns the frame of a root activation: the base of this thread's frame
+// stack, committed and zeroed (resume index 0), the zeroing journaled. The
+// caller then stores the arguments into it.
+void *__capsule_root_frame(const capsule_entry *entry);
+
+// Runs the root to its end; returns the steps it took.
+uint64_t __capsule_run_primops(const capsule_entry *entry, void *frame);
+
+// Runs the first `limit` steps of the root (to the first yield point at or
+// after them). Returns the capsule, or NULL if the root returned first.
+struct capsule_s *__capsule_run_interrupt(const capsule_entry *entry,
+                                        void *frame, uint64_t limit);
+
 #ifdef __cplusplus
 }
 #endif

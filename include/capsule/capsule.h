@@ -62,6 +62,43 @@ void capsule_reset_stats(void);
 void capsule_set_tape_limit(uint64_t bytes);
 uint64_t capsule_tape_limit(void);
 
+/* Interruptible execution: run a function for a number of steps, capture
+ * the rest of its execution as a capsule, and continue it later, as often as
+ * wanted (docs/interrupt.md). fn must be defined in the module; its
+ * arguments follow as they would in a call.
+ *
+ * A step is the model cost of the code executed (docs/interrupt.md); a run
+ * stops at the first yield point at which at least l steps are done, so a
+ * capsule may hold slightly more than l steps (capsule_steps says how many).
+ * Capsules are snapshots of all memory the instrumented code writes; they
+ * are released in LIFO order, and only the newest live capsule may be
+ * resumed. */
+typedef struct capsule_s capsule_t;
+/* Runs fn(args) to the end and returns its step count. */
+uint64_t __capsule_primops(void *fn, ...);
+/* Runs the first l steps of fn(args); NULL if it ended first. */
+capsule_t *__capsule_interrupt(void *fn, uint64_t l, ...);
+/* Continues c for l more steps: a new capsule (c stays valid), or NULL if
+ * the computation ended. */
+capsule_t *capsule_resume_for(capsule_t *c, uint64_t l);
+/* Continues c to the end; stores fn's return value in *result (if fn
+ * returns one and result is not NULL). */
+void capsule_resume(capsule_t *c, void *result);
+/* Releases c; it must be the newest live capsule. */
+void capsule_release(capsule_t *c);
+/* Steps from the start of fn to the point c captured. */
+uint64_t capsule_steps(const capsule_t *c);
+
+/* What the interruption machinery holds on this thread. */
+typedef struct capsule_interrupt_stats {
+  uint64_t live_capsules;       /* capsules not yet released */
+  uint64_t journal_bytes;       /* old contents saved for live capsules */
+  uint64_t newest_journal_bytes;/* ... of which for the newest capsule */
+  uint64_t peak_journal_bytes;  /* largest journal_bytes so far */
+  uint64_t last_run_steps;      /* steps of fn when the last run ended */
+} capsule_interrupt_stats_t;
+void capsule_get_interrupt_stats(capsule_interrupt_stats_t *out);
+
 #ifdef __cplusplus
 }
 

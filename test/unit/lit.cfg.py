@@ -7,5 +7,5 @@ config.test_format = lit.formats.GoogleTest(".", "Tests")
 config.test_source_root = config.unit_test_dir
 config.test_exec_root = config.unit_test_dir
 # The tests set these themselves; the caller's values must not leak in.
-for var in ["CAPSULE_STATS", "CAPSULE_TAPE_LIMIT"]:
+for var in ["CAPSULE_FRAME_STACK", "CAPSULE_STATS", "CAPSULE_TAPE_LIMIT"]:
     config.environment.pop(var, None)

@@ -1,0 +1,65 @@
+//===- StepModel.h - What a step is, and which functions can yield -*- C++
+//-*-===//
+//
+// Interruptible execution counts steps (docs/interrupt.md): each block costs
+// its instruction count, a call to a bounded leaf function costs the leaf's
+// bound (it runs atomically), and an external call is one instruction. A
+// function is a bounded leaf when its control flow is acyclic, it is not
+// recursive and it calls only bounded leaves and external functions; every
+// other function reachable from a root, and the root itself, is resumable:
+// it gets a step variant that can yield.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_STEPMODEL_H
+#define CAPSULE_STEPMODEL_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <cstdint>
+
+namespace llvm {
+class BasicBlock;
+class CallBase;
+class Instruction;
+class Function;
+} // namespace llvm
+
+namespace capsule {
+
+class StepModel {
+public:
+  /// Classifies \p Functions, which must be closed under calls (every
+  /// defined function they call directly is among them); \p Roots are
+  /// resumable whatever they contain.
+  StepModel(llvm::ArrayRef<llvm::Function *> Functions,
+            llvm::ArrayRef<llvm::Function *> Roots);
+
+  bool isResumable(const llvm::Function &F) const {
+    return !LeafBounds.count(&F);
+  }
+  /// The steps a call of leaf \p F is charged.
+  uint64_t leafBound(const llvm::Function &F) const {
+    return LeafBounds.lookup(&F);
+  }
+  /// The steps executing \p BB is charged: its instructions (phis and
+  /// debug or lifetime markers excluded) plus the bounds of the leaves it
+  /// calls.
+  uint64_t blockCost(const llvm::BasicBlock &BB) const;
+
+private:
+  bool isAcyclic(const llvm::Function &F) const;
+  uint64_t longestPath(const llvm::Function &F) const;
+
+  llvm::DenseMap<const llvm::Function *, uint64_t> LeafBounds;
+};
+
+/// The function a call calls directly when it is defined in the module.
+llvm::Function *definedCallee(const llvm::CallBase &Call);
+
+/// Whether \p I is free in the step model: phis, debug and lifetime
+/// markers, and other hints that generate no code.
+bool isFreeInstruction(const llvm::Instruction &I);
+
+} // namespace capsule
+
+#endif
