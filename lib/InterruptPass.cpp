@@ -227,8 +227,9 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
   for (Function *Root : Roots)
     RootClones.push_back(Clones.lookup(Root));
   StepModel Model(AllClones, RootClones);
+  SmallPtrSet<BasicBlock *, 16> AtomicHeaders;
   for (auto &[F, Clone] : Clones)
-    Ok &= instrumentForInterruption(*Clone, *F, Model, ABI);
+    Ok &= instrumentForInterruption(*Clone, *F, Model, ABI, AtomicHeaders);
 
   LLVMContext &C = M.getContext();
   FunctionType *StepTy = FunctionType::get(
@@ -253,7 +254,7 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
   DenseMap<Function *, uint64_t> FrameBytes;
   for (auto &[F, Clone] : Clones)
     if (Steps.count(Clone))
-      FrameBytes[F] = buildStepFunction(*Clone, Steps, ABI);
+      FrameBytes[F] = buildStepFunction(*Clone, Steps, ABI, AtomicHeaders);
   // The resumable clones' bodies now live in their step functions.
   SmallPtrSet<Function *, 16> StepFns;
   for (auto &[Clone, Step] : Steps) {

@@ -82,9 +82,11 @@ struct YieldSite {
 
 class Splitter {
 public:
-  Splitter(Function &F, const StepFunctions &Steps, RuntimeABI &ABI)
-      : F(F), Steps(Steps), ABI(ABI), Step(*Steps.lookup(&F)),
-        DL(F.getDataLayout()), Header(frameHeader(F)) {}
+  Splitter(Function &F, const StepFunctions &Steps, RuntimeABI &ABI,
+           const SmallPtrSetImpl<BasicBlock *> &AtomicHeaders)
+      : F(F), Steps(Steps), AtomicHeaders(AtomicHeaders), ABI(ABI),
+        Step(*Steps.lookup(&F)), DL(F.getDataLayout()), Header(frameHeader(F)) {
+  }
 
   uint64_t run();
 
@@ -109,6 +111,7 @@ private:
 
   Function &F;
   const StepFunctions &Steps;
+  const SmallPtrSetImpl<BasicBlock *> &AtomicHeaders;
   RuntimeABI &ABI;
   Function &Step;
   const DataLayout &DL;
@@ -294,7 +297,8 @@ void Splitter::addBudgetChecks() {
   SetVector<BasicBlock *> Checked;
   Checked.insert(OldEntry);
   for (Loop *L : LI.getLoopsInPreorder())
-    Checked.insert(L->getHeader());
+    if (!AtomicHeaders.count(L->getHeader()))
+      Checked.insert(L->getHeader());
   for (BasicBlock *BB : Checked) {
     BasicBlock *Go =
         BB->splitBasicBlock(BB->getFirstNonPHIIt(), BB->getName() + ".go");
@@ -501,8 +505,9 @@ uint64_t Splitter::run() {
 }
 
 uint64_t buildStepFunction(Function &F, const StepFunctions &Steps,
-                           RuntimeABI &ABI) {
-  return Splitter(F, Steps, ABI).run();
+                           RuntimeABI &ABI,
+                           const SmallPtrSetImpl<BasicBlock *> &AtomicHeaders) {
+  return Splitter(F, Steps, ABI, AtomicHeaders).run();
 }
 
 } // namespace capsule

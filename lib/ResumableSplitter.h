@@ -20,11 +20,13 @@
 #define CAPSULE_RESUMABLESPLITTER_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
 
 namespace llvm {
+class BasicBlock;
 class Function;
 class FunctionType;
 class DataLayout;
@@ -59,9 +61,11 @@ using StepFunctions = llvm::DenseMap<llvm::Function *, llvm::Function *>;
 /// function Steps[F], turning it into a resumable state machine; calls of
 /// other resumable clones become calls of their step functions. Returns the
 /// record size. \p F is left empty. StepInstrumentation has refused the
-/// stack slots a record cannot hold.
-uint64_t buildStepFunction(llvm::Function &F, const StepFunctions &Steps,
-                           RuntimeABI &ABI);
+/// stack slots a record cannot hold. The headers in \p AtomicHeaders are
+/// no yield points (AtomicLoops.h).
+uint64_t buildStepFunction(
+    llvm::Function &F, const StepFunctions &Steps, RuntimeABI &ABI,
+    const llvm::SmallPtrSetImpl<llvm::BasicBlock *> &AtomicHeaders);
 
 } // namespace capsule
 

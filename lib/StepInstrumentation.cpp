@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "StepInstrumentation.h"
 
+#include "AtomicLoops.h"
 #include "CallClassifier.h"
 #include "Diagnostics.h"
 #include "ResumableSplitter.h"
@@ -91,9 +92,9 @@ namespace {
 class Instrumenter {
 public:
   Instrumenter(Function &F, const Function &Origin, const StepModel &Model,
-               RuntimeABI &ABI)
+               RuntimeABI &ABI, SmallPtrSetImpl<BasicBlock *> &AtomicHeaders)
       : F(F), Origin(Origin), Model(Model), ABI(ABI),
-        Resumable(Model.isResumable(F)) {}
+        Resumable(Model.isResumable(F)), AtomicHeaders(AtomicHeaders) {}
 
   bool run();
 
@@ -118,6 +119,7 @@ private:
   const StepModel &Model;
   RuntimeABI &ABI;
   bool Resumable;
+  SmallPtrSetImpl<BasicBlock *> &AtomicHeaders;
   bool Failed = false;
 };
 
@@ -264,11 +266,13 @@ void Instrumenter::journalLibmOutputs(CallBase &Call) {
 }
 
 void Instrumenter::chargeBlocks() {
-  SmallVector<std::pair<BasicBlock *, uint64_t>, 32> Costs;
+  DenseMap<BasicBlock *, uint64_t> Costs;
   for (BasicBlock &BB : F)
-    Costs.push_back({&BB, Model.blockCost(BB)});
+    Costs[&BB] = Model.blockCost(BB);
+  AtomicLoops Atomic = chargeAtomicLoops(F, Costs, Model, ABI);
+  AtomicHeaders.insert(Atomic.Headers.begin(), Atomic.Headers.end());
   for (auto [BB, Cost] : Costs) {
-    if (!Cost)
+    if (!Cost || Atomic.Blocks.count(BB))
       continue;
     IRBuilder<> B(BB, BB->getFirstInsertionPt());
     Value *Budget = ABI.budgetAddress(B);
@@ -322,8 +326,9 @@ bool Instrumenter::run() {
 }
 
 bool instrumentForInterruption(Function &F, const Function &Origin,
-                               const StepModel &Model, RuntimeABI &ABI) {
-  return Instrumenter(F, Origin, Model, ABI).run();
+                               const StepModel &Model, RuntimeABI &ABI,
+                               SmallPtrSetImpl<BasicBlock *> &AtomicHeaders) {
+  return Instrumenter(F, Origin, Model, ABI, AtomicHeaders).run();
 }
 
 } // namespace capsule

@@ -3,6 +3,7 @@
 #ifndef CAPSULE_STEPINSTRUMENTATION_H
 #define CAPSULE_STEPINSTRUMENTATION_H
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
 
 namespace capsule {
@@ -13,11 +14,14 @@ class StepModel;
 /// Prepares clone \p F of \p Origin for interruptible execution: allocation
 /// calls go to the runtime's deterministic allocator, every store to memory
 /// that may outlive a yield first passes the journal barrier, and, when
-/// \p F is resumable, every block charges its cost to the step budget.
-/// Reports calls whose effects a resumed capsule would repeat (warnings)
-/// and instructions it cannot handle (errors); returns false after an error.
-bool instrumentForInterruption(llvm::Function &F, const llvm::Function &Origin,
-                               const StepModel &Model, RuntimeABI &ABI);
+/// \p F is resumable, every block charges its cost to the step budget
+/// (atomic loops once, in their preheaders; their headers are added to
+/// \p AtomicHeaders). Reports calls whose effects a resumed capsule would
+/// repeat (warnings) and instructions it cannot handle (errors); returns
+/// false after an error.
+bool instrumentForInterruption(
+    llvm::Function &F, const llvm::Function &Origin, const StepModel &Model,
+    RuntimeABI &ABI, llvm::SmallPtrSetImpl<llvm::BasicBlock *> &AtomicHeaders);
 
 /// Emits, at \p B's insertion point, the journal barrier for a write of
 /// \p Bytes bytes at \p Addr: the runtime saves the old contents when a

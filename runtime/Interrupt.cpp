@@ -191,7 +191,9 @@ bool run(ThreadDriver &D, const capsule_entry *Entry, void *Frame,
          int64_t Budget, uint64_t &Done) {
   D.Running = Entry;
   __capsule_budget = Budget;
+  RunStackTop = static_cast<char *>(__builtin_frame_address(0));
   bool Yielded = Entry->step(Frame) != 0;
+  RunStackTop = nullptr;
   int64_t Left = __capsule_budget;
   D.Running = nullptr;
   // Unsigned, so a budget overdrawn past INT64_MIN still counts right.

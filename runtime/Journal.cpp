@@ -247,9 +247,20 @@ Journal &threadJournal() {
   return J;
 }
 
+__thread char *RunStackTop;
+
 } // namespace capsule
 
 extern "C" void __capsule_journal_write(void *Addr, uint64_t Bytes) {
+  // The machine stack between here and the driver holds only frames that a
+  // yield or the end of the run returns through (a bounded leaf's byval
+  // copies and stack slots, whose addresses leaves pass to leaves): nothing
+  // there outlives the run, and restoring it later would write over
+  // whatever frames then occupy that stack.
+  char *At = static_cast<char *>(Addr);
+  if (At < capsule::RunStackTop &&
+      At >= static_cast<char *>(__builtin_frame_address(0)))
+    return;
   // Generated code calls this only with a live snapshot, so the thread
   // journal is already set up.
   capsule::ThisThread.write(Addr, Bytes);

@@ -127,6 +127,11 @@ private:
 /// thread exits.
 Journal &threadJournal();
 
+/// During a run, the driver's frame: the machine stack below it belongs to
+/// the run's own frames, which __capsule_journal_write does not journal.
+/// Null outside runs.
+extern __thread char *RunStackTop;
+
 /// What generated code does before a store: journal it if a snapshot is
 /// live. The allocator uses it for its own metadata.
 inline void journalWrite(const void *Addr, uint64_t Bytes) {

@@ -532,6 +532,34 @@ uint8_t startsAnother(void *) {
   return 0;
 }
 
+// Yields once at its start, then writes an array on its own machine stack,
+// as a bounded leaf writes its byval copies: memory below the driver's frame
+// that dies with the run.
+uint8_t writesItsStack(void *Raw) {
+  auto *Resume = static_cast<uint32_t *>(Raw);
+  if (*Resume == 0 && __capsule_budget <= 0) {
+    store(*Resume, uint32_t(1));
+    return 1;
+  }
+  double Local[16];
+  for (int I = 0; I < 16; ++I)
+    store(Local[I], double(I));
+  asm volatile("" : : "r"(Local) : "memory");
+  return 0;
+}
+
+// Restoring such memory later would write over whatever frames then occupy
+// that stack, so it is not journaled.
+TEST_F(InterruptTest, TheMachineStackBelowTheDriverIsNotJournaled) {
+  const capsule_entry Entry = {writesItsStack, 64, 0, 0, "stack"};
+  capsule_t *C =
+      keep(__capsule_run_interrupt(&Entry, __capsule_root_frame(&Entry), 0));
+  ASSERT_NE(C, nullptr);
+  capsule_resume(C, nullptr);
+  EXPECT_EQ(stats().newest_journal_bytes, 0u);
+  release(C);
+}
+
 TEST_F(InterruptTest, BrokenStepFunctionsAreInternalErrors) {
   const capsule_entry Early = {alwaysYields, 64, 0, 0, "early"};
   EXPECT_DEATH(
