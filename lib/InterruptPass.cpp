@@ -234,9 +234,11 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
   LLVMContext &C = M.getContext();
   FunctionType *StepTy = FunctionType::get(
       Type::getInt1Ty(C), {PointerType::getUnqual(C)}, /*isVarArg=*/false);
+  SmallVector<Function *, 16> Leaves;
   for (auto &[F, Clone] : Clones) {
     if (!Model.isResumable(*Clone)) {
       Clone->setName(F->getName() + ".capsule.leaf");
+      Leaves.push_back(Clone);
       continue;
     }
     Function *Step = Function::Create(StepTy, GlobalValue::InternalLinkage,
@@ -251,27 +253,27 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
     discardGenerated();
     return std::nullopt;
   }
-  DenseMap<Function *, uint64_t> FrameBytes;
-  for (auto &[F, Clone] : Clones)
-    if (Steps.count(Clone))
-      FrameBytes[F] = buildStepFunction(*Clone, Steps, ABI, AtomicHeaders);
+  DenseMap<Function *, GlobalVariable *> Entries;
+  for (auto &[F, Clone] : Clones) {
+    Function *Step = Steps.lookup(Clone);
+    if (!Step)
+      continue;
+    uint64_t FrameBytes = buildStepFunction(*Clone, Steps, ABI, AtomicHeaders);
+    if (is_contained(Roots, F))
+      Entries[F] = entryOf(*F, *Step, FrameBytes);
+  }
   // The resumable clones' bodies now live in their step functions.
   SmallPtrSet<Function *, 16> StepFns;
   for (auto &[Clone, Step] : Steps) {
     Clone->eraseFromParent();
     StepFns.insert(Step);
   }
-  for (Function *Step : StepFns)
+  for (Function *Step : StepFns) {
     keepBudgetInRegister(*Step, StepFns, ABI);
-  for (auto &[F, Clone] : Clones)
-    if (!Steps.count(Clone))
-      readJournalDepthOnce(*Clone, ABI);
-  for (Function *Step : StepFns)
     readJournalDepthOnce(*Step, ABI);
-  DenseMap<Function *, GlobalVariable *> Entries;
-  for (Function *Root : Roots)
-    Entries[Root] =
-        entryOf(*Root, *Steps.lookup(Clones.lookup(Root)), FrameBytes[Root]);
+  }
+  for (Function *Leaf : Leaves)
+    readJournalDepthOnce(*Leaf, ABI);
   return Entries;
 }
 

@@ -1,8 +1,6 @@
 //===- RuntimeABI.cpp - Runtime entry points used by generated code -------===//
 #include "RuntimeABI.h"
 
-#include "CallClassifier.h"
-
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 
@@ -223,11 +221,11 @@ FunctionCallee RuntimeABI::frameGrow() {
                   {PointerType::getUnqual(C)});
 }
 
-FunctionCallee RuntimeABI::arenaFunction(unsigned Kind) {
+FunctionCallee RuntimeABI::arenaFunction(CalleeKind Kind) {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);
   Type *I64 = Type::getInt64Ty(C);
-  switch (static_cast<CalleeKind>(Kind)) {
+  switch (Kind) {
   case CalleeKind::Alloc:
     return function("__capsule_malloc", Ptr, {I64});
   case CalleeKind::Calloc:

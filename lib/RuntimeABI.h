@@ -8,6 +8,8 @@
 #ifndef CAPSULE_RUNTIMEABI_H
 #define CAPSULE_RUNTIMEABI_H
 
+#include "CallClassifier.h"
+
 #include "llvm/IR/IRBuilder.h"
 
 namespace capsule {
@@ -57,9 +59,9 @@ public:
   /// void (ptr end).
   llvm::FunctionCallee frameGrow();
   /// The deterministic allocator's replacement for an allocation function
-  /// of kind \p Kind (CalleeKind::Alloc, Calloc, AlignedAlloc, Realloc or
-  /// Free), with the C function's parameters.
-  llvm::FunctionCallee arenaFunction(unsigned Kind);
+  /// of kind \p Kind (Alloc, Calloc, AlignedAlloc, Realloc or Free), with
+  /// the C function's parameters.
+  llvm::FunctionCallee arenaFunction(CalleeKind Kind);
   /// The capsule_entry struct type: {ptr step, i64 frame_bytes, i64
   /// result_offset, i64 result_bytes, ptr name}.
   llvm::StructType *entryType();

@@ -5,8 +5,9 @@
 //  - steps: each block of a resumable function subtracts its cost from the
 //    thread's budget on entry (bounded leaves are charged by their callers);
 //  - memory: a store may be undone when a capsule is resumed, so the journal
-//    sees it first (except stores to a leaf's own stack slots, which die
-//    before any yield);
+//    sees it first (stores to a leaf's own stack slots, which die before
+//    any yield, skip the barrier; the runtime ignores the rest of the run's
+//    machine stack, e.g. byval copies, which no static check can see);
 //  - allocation: addresses must repeat when a capsule is resumed, so
 //    malloc and its kin go to the runtime's deterministic allocator.
 //===----------------------------------------------------------------------===//
@@ -167,7 +168,7 @@ Instrumenter::allocationKind(const CallBase &Call) const {
 }
 
 void Instrumenter::redirectAllocation(CallBase &Call, CalleeKind Kind) {
-  FunctionCallee Arena = ABI.arenaFunction(static_cast<unsigned>(Kind));
+  FunctionCallee Arena = ABI.arenaFunction(Kind);
   // The C++ spellings carry extra arguments (nothrow tags, sized delete,
   // alignments of delete) that the C functions do without.
   unsigned NumParams = Arena.getFunctionType()->getNumParams();
