@@ -13,6 +13,8 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
+#include <cstdlib>
+
 using namespace llvm;
 
 namespace capsule {
@@ -47,10 +49,20 @@ costliestIteration(const Loop &L,
   return Walk(L.getHeader());
 }
 
+/// CAPSULE_ATOMIC_LOOPS=0 in the compiler's environment makes every loop
+/// header a yield point: for measuring what atomic loops gain, and for tests
+/// that want many places to split a computation.
+static bool atomicLoopsEnabled() {
+  const char *Env = std::getenv("CAPSULE_ATOMIC_LOOPS");
+  return !Env || StringRef(Env) != "0";
+}
+
 AtomicLoops chargeAtomicLoops(Function &F,
                               const DenseMap<BasicBlock *, uint64_t> &Costs,
                               const StepModel &Model, RuntimeABI &ABI) {
   AtomicLoops Atomic;
+  if (!atomicLoopsEnabled())
+    return Atomic;
   DominatorTree DT(F);
   LoopInfo LI(DT);
   TargetLibraryInfoImpl TLII(Triple(F.getParent()->getTargetTriple()));

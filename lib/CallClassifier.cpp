@@ -95,6 +95,7 @@ static std::optional<MathOp> mathLibcall(StringRef Name) {
                                           {"fmin", MathOp::Fmin},
                                           {"fmax", MathOp::Fmax},
                                           {"copysign", MathOp::Copysign},
+                                          {"fmod", MathOp::Fmod},
                                           {"fma", MathOp::Fma},
                                           {"erf", MathOp::Erf},
                                           {"ldexp", MathOp::Ldexp},
@@ -127,6 +128,7 @@ static std::optional<CalleeKind> memoryIntrinsic(Intrinsic::ID ID) {
     return CalleeKind::MemSet;
   case Intrinsic::launder_invariant_group:
   case Intrinsic::strip_invariant_group:
+  case Intrinsic::threadlocal_address:
     return CalleeKind::PointerCast;
   case Intrinsic::lifetime_start:
   case Intrinsic::lifetime_end:
@@ -164,6 +166,12 @@ static std::optional<CalleeKind> allocationFunction(StringRef Name) {
       .Case("aligned_alloc", CalleeKind::AlignedAlloc)
       .Case("realloc", CalleeKind::Realloc)
       .Cases("free", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", CalleeKind::Free)
+      // The deterministic allocator interruptible code calls instead.
+      .Case("__capsule_malloc", CalleeKind::Alloc)
+      .Case("__capsule_calloc", CalleeKind::Calloc)
+      .Case("__capsule_aligned_alloc", CalleeKind::AlignedAlloc)
+      .Case("__capsule_realloc", CalleeKind::Realloc)
+      .Case("__capsule_free", CalleeKind::Free)
       .Default(std::nullopt);
 }
 
@@ -178,6 +186,10 @@ static bool hasNoDerivative(StringRef Name) {
       .Cases("sprintf", "snprintf", "strlen", "strcmp", "strncmp", "memcmp",
              true)
       .Cases("exit", "abort", "_exit", "__assert_fail", true)
+      // The bookkeeping of interruptible code: saving memory for capsules,
+      // growing the frame stack, sizing a block to reallocate.
+      .Cases("__capsule_journal_write", "__capsule_frame_grow",
+             "__capsule_arena_usable_size", true)
       .Cases("__cxa_throw", "__cxa_allocate_exception", "__cxa_begin_catch",
              "__cxa_end_catch", "__cxa_rethrow", "_ZSt9terminatev", true)
       .Default(false);

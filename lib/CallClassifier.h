@@ -42,6 +42,7 @@ enum class MathOp {
   Fmin,
   Fmax,
   Copysign,
+  Fmod,
   Fma,
   FMulAdd,
   Identity,

@@ -195,6 +195,14 @@ SmallVector<Value *, 3> mathAdjoints(IRBuilder<> &B, MathOp Op,
     }
     return Adj;
   }
+  case MathOp::Fmod: { // x - trunc(x / y) * y, the quotient piecewise constant
+    if (Want(0))
+      Adj[0] = D;
+    if (Want(1))
+      Adj[1] =
+          E.neg(E.mul(D, E.intrinsic(Intrinsic::trunc, {E.div(E.x(), E.y())})));
+    return Adj;
+  }
   case MathOp::Fma:
   case MathOp::FMulAdd: {
     if (Want(0))

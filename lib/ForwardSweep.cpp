@@ -113,6 +113,8 @@ void GradientGenerator::forwardInstruction(Instruction &I) {
                          "or returned by a function without a body) stored "
                          "into memory that has adjoints");
       IRBuilder<> B(FwdI->getNextNode());
+      if (Checkpointed)
+        return storePointerShadow(B, *SI);
       B.CreateAlignedStore(fwdShadow(V), fwdShadow(Ptr), SI->getAlign(),
                            SI->isVolatile());
     }
@@ -132,7 +134,7 @@ void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {
     Value *Bytes = B.CreateMul(
         B.CreateZExtOrTrunc(fwdValue(Alloca->getArraySize()), B.getInt64Ty()),
         B.getInt64(DL.getTypeAllocSize(Alloca->getAllocatedType())));
-    S = B.CreateCall(D.abi().shadowAlloc(), {Bytes});
+    S = B.CreateCall(slotShadowAlloc(), {Bytes});
   } else if (auto *Phi = dyn_cast<PHINode>(&I)) {
     // Phis go ahead of the block's debug records: insert through the
     // block's first-non-phi iterator, not an instruction position.
@@ -145,8 +147,14 @@ void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {
     S = B.CreateSelect(FwdI->getOperand(0), fwdShadow(Sel->getTrueValue()),
                        fwdShadow(Sel->getFalseValue()));
   } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
-    S = B.CreateAlignedLoad(LI->getType(), fwdShadow(LI->getPointerOperand()),
-                            LI->getAlign(), LI->isVolatile());
+    Value *Ptr = LI->getPointerOperand();
+    Value *Slot = Checkpointed
+                      ? pointerShadowSlot(B, fwdValue(Ptr), fwdShadow(Ptr))
+                      : fwdShadow(Ptr);
+    S = B.CreateAlignedLoad(LI->getType(), Slot, LI->getAlign(),
+                            LI->isVolatile());
+    if (Checkpointed)
+      S = sinkForNullShadows(B, FwdI, S);
   } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
     // Non-pointer fields of a shadow aggregate carry nothing.
     Value *Inserted = IV->getInsertedValueOperand();
@@ -204,13 +212,18 @@ void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
   case CalleeKind::Indirect:
     return forwardDifferentiatedCall(Call, cast<CallBase>(FwdI));
   case CalleeKind::Alloc:
-    Shadow = B.CreateCall(D.abi().shadowAlloc(), {Arg(0)});
-    break;
   case CalleeKind::Calloc:
-    Shadow = B.CreateCall(D.abi().shadowAlloc(), {B.CreateMul(Arg(0), Arg(1))});
-    break;
   case CalleeKind::AlignedAlloc:
-    Shadow = B.CreateCall(D.abi().shadowAlloc(), {Arg(1)});
+    if (Checkpointed) {
+      Shadow = derivedArenaShadow(B, FwdI);
+      break;
+    }
+    if (Info.Kind == CalleeKind::Calloc)
+      Shadow =
+          B.CreateCall(D.abi().shadowAlloc(), {B.CreateMul(Arg(0), Arg(1))});
+    else
+      Shadow = B.CreateCall(D.abi().shadowAlloc(),
+                            {Arg(Info.Kind == CalleeKind::Alloc ? 0 : 1)});
     break;
   case CalleeKind::Realloc:
     Shadow = B.CreateCall(D.abi().shadowRealloc(),
@@ -223,6 +236,12 @@ void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
     // Shadow pointers are copied along with the pointers they shadow.
     Value *Dst = Call.getArgOperand(0), *Src = Call.getArgOperand(1);
     if (AI.hasShadow(Dst) && copiedElementKind(Call) == ElementKind::Pointer) {
+      if (Checkpointed) {
+        B.CreateCall(D.abi().copyPointerShadows(),
+                     {fwdValue(Dst), fwdShadow(Dst), fwdValue(Src),
+                      fwdShadow(Src), Arg(2)});
+        return;
+      }
       auto *Copy = cast<CallBase>(FwdI->clone());
       Copy->setArgOperand(0, fwdShadow(Dst));
       Copy->setArgOperand(1, fwdShadow(Src));
@@ -245,8 +264,8 @@ Value *GradientGenerator::forwardByValShadow(CallBase &Call, unsigned ArgNo) {
   auto *FwdCall = cast<Instruction>(FwdMap[&Call]);
   IRBuilder<> B(FwdCall);
   Type *Ty = Call.getParamByValType(ArgNo);
-  Value *Copy = B.CreateCall(D.abi().shadowAlloc(),
-                             {B.getInt64(DL.getTypeAllocSize(Ty))});
+  Value *Copy =
+      B.CreateCall(slotShadowAlloc(), {B.getInt64(DL.getTypeAllocSize(Ty))});
   Value *Original = fwdShadow(Call.getArgOperand(ArgNo));
   for (const MemoryRun &Run : layoutRuns(Ty, DL))
     if (Run.Kind == ElementKind::Pointer)

@@ -8,10 +8,21 @@
 #ifndef CAPSULE_GENERATEDCODE_H
 #define CAPSULE_GENERATEDCODE_H
 
+#include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/PassManager.h"
 
 namespace capsule {
+
+/// The function attribute that marks the interruptible clones made for a
+/// checkpointed gradient (step functions and atomic leaves). Their
+/// derivatives keep shadows of runtime memory at fixed offsets and journal
+/// shadow pointers (docs/checkpointing.md).
+inline constexpr const char *CheckpointedCodeAttr = "capsule-checkpointed";
+
+inline bool isCheckpointedCode(const llvm::Function &F) {
+  return F.hasFnAttribute(CheckpointedCodeAttr);
+}
 
 /// Removes a marker call; its activity-marker loads go with it. C++ calls
 /// the marker with an invoke where a destructor is pending: the generated

@@ -1,5 +1,6 @@
 //===- GradientGenerator.cpp - Generates one derivative -------------------===//
 #include "GradientGenerator.h"
+#include "GeneratedCode.h"
 
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
@@ -13,8 +14,8 @@ GradientGenerator::GradientGenerator(Differentiator &D,
                                      const DiffSignature &Sig,
                                      Function &Prepared, Derivative Target,
                                      FunctionAnalysisManager &FAM)
-    : D(D), Sig(Sig), P(Prepared), Target(Target), AI(Prepared, this->Sig),
-      DL(Prepared.getDataLayout()),
+    : D(D), Sig(Sig), Checkpointed(isCheckpointedCode(*Sig.Fn)), P(Prepared),
+      Target(Target), AI(Prepared, this->Sig), DL(Prepared.getDataLayout()),
       Loops(FAM.getResult<LoopAnalysis>(Prepared)),
       SE(FAM.getResult<ScalarEvolutionAnalysis>(Prepared)),
       AA(FAM.getResult<AAManager>(Prepared)), RB(Prepared.getContext()) {}

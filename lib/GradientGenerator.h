@@ -131,6 +131,7 @@ private:
   void reverseDifferentiatedCall(llvm::CallBase &Call);
   void reverseMemTransfer(llvm::CallBase &Call);
   void reverseRealloc(llvm::CallBase &Call);
+  void reverseArenaAllocation(llvm::CallBase &Call, CalleeKind Kind);
   void reverseArithmetic(llvm::Instruction &I);
   void reverseAggregate(llvm::Instruction &I);
   void branchToPredecessors(llvm::BasicBlock *BB);
@@ -157,6 +158,16 @@ private:
   void createShadow(llvm::Instruction &I, llvm::Instruction *FwdI);
   void completeShadowPhis();
   llvm::Value *fwdValue(llvm::Value *V);
+  // Checkpointed code (CheckpointedShadows.cpp).
+  llvm::Value *pointerShadowSlot(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                                 llvm::Value *Shadow);
+  llvm::Value *sinkForNullShadows(llvm::IRBuilder<> &B, llvm::Value *Primal,
+                                  llvm::Value *Shadow);
+  void storePointerShadow(llvm::IRBuilder<> &B, llvm::StoreInst &SI);
+  llvm::Value *derivedArenaShadow(llvm::IRBuilder<> &B, llvm::Value *Block);
+  /// Allocates and frees the shadows of stack slots and byval copies.
+  llvm::FunctionCallee slotShadowAlloc();
+  llvm::FunctionCallee slotShadowFree();
   /// The shadow of \p V in the forward sweep; a null pointer for pointers
   /// that have none (so that shadow memory never aliases primal memory).
   llvm::Value *fwdShadow(llvm::Value *V);
@@ -176,6 +187,8 @@ private:
 
   Differentiator &D;
   DiffSignature Sig;
+  /// Generating for checkpointed code (isCheckpointedCode).
+  bool Checkpointed;
   llvm::Function &P;
   Derivative Target;
   ActivityInfo AI;

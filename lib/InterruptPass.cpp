@@ -1,34 +1,18 @@
 //===- InterruptPass.cpp - Lowers interruptible-execution markers ---------===//
 //
-// For the functions named by __capsule_primops / __capsule_interrupt calls
-// (the roots) and every function they may call:
-//  1. clone each into canonical form (Preprocess), dispatch its indirect
-//     calls to direct ones and point its calls at the other clones;
-//  2. classify the clones into bounded leaves and resumable functions and
-//     count their steps (StepModel);
-//  3. instrument them: step charges, journal barriers, deterministic
-//     allocation (StepInstrumentation);
-//  4. turn each resumable clone into a step function (ResumableSplitter);
-//  5. describe each root to the runtime (a capsule_entry constant) and
-//     replace the marker calls by the driver's entry points.
+// Makes the functions named by __capsule_primops / __capsule_interrupt
+// calls (the roots) interruptible (InterruptibleBuilder) and replaces the
+// marker calls by the runtime driver's entry points.
 //===----------------------------------------------------------------------===//
 #include "InterruptPass.h"
 
-#include "CallClassifier.h"
-#include "Diagnostics.h"
 #include "GeneratedCode.h"
-#include "IndirectDispatch.h"
+#include "InterruptibleBuilder.h"
 #include "MarkerCalls.h"
-#include "Preprocess.h"
 #include "ResumableSplitter.h"
 #include "RuntimeABI.h"
-#include "RuntimeStateInRegisters.h"
-#include "StepInstrumentation.h"
-#include "StepModel.h"
 
-#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -50,232 +34,7 @@ SmallVector<RunCall, 8> findRunMarkerCalls(Module &M) {
   return Calls;
 }
 
-/// Builds the interruptible variants of everything reachable from the
-/// roots; returns the capsule_entry constant of each root, or nothing after
-/// reporting errors.
-class InterruptibleBuilder {
-public:
-  InterruptibleBuilder(Module &M, RuntimeABI &ABI) : M(M), ABI(ABI) {}
-
-  std::optional<DenseMap<Function *, GlobalVariable *>>
-  build(ArrayRef<Function *> Roots);
-
-private:
-  bool cloneReachable(ArrayRef<Function *> Roots);
-  bool checkCloneable(Function &F);
-  void dispatchIndirectCalls(Function &Clone, const Function &Origin);
-  void callClones(Function &Clone);
-  GlobalVariable *entryOf(Function &Root, Function &Step, uint64_t Bytes);
-  void discardGenerated();
-
-  Module &M;
-  RuntimeABI &ABI;
-  /// Original function -> its clone, in reach order.
-  MapVector<Function *, Function *> Clones;
-  StepFunctions Steps;
-};
-
 } // namespace
-
-/// Where a problem with a whole function is reported: its first
-/// instruction with a source location, if any.
-static Instruction &firstLocatedInstruction(Function &F) {
-  for (Instruction &I : instructions(F))
-    if (I.getDebugLoc())
-      return I;
-  return *F.getEntryBlock().getFirstNonPHIOrDbg();
-}
-
-/// Whether landing pad \p Pad catches exceptions of some type, i.e. code
-/// that handles an error and goes on. catch (...) in the C++ library only
-/// cleans up and rethrows, or calls std::terminate.
-static bool catchesTyped(const LandingPadInst &Pad) {
-  for (unsigned I = 0, E = Pad.getNumClauses(); I < E; ++I)
-    if (Pad.isCatch(I) && !isa<ConstantPointerNull>(Pad.getClause(I)))
-      return true;
-  return false;
-}
-
-/// Exceptions cannot unwind through step functions (a yield returns through
-/// the same frames), so code that catches them to go on is refused;
-/// throwing out of interruptible code is not supported (docs/interrupt.md).
-bool InterruptibleBuilder::checkCloneable(Function &F) {
-  if (F.isVarArg()) {
-    reportNotInterruptible(firstLocatedInstruction(F), F,
-                           "functions with a variable number of arguments "
-                           "are not supported");
-    return false;
-  }
-  for (Instruction &I : instructions(F))
-    if (auto *Pad = dyn_cast<LandingPadInst>(&I))
-      if (catchesTyped(*Pad)) {
-        reportNotInterruptible(*Pad, F,
-                               "catching C++ exceptions is not supported in "
-                               "interruptible code");
-        return false;
-      }
-  return true;
-}
-
-/// Clones the roots and, transitively, every function the canonical clones
-/// may call, directly or through function pointers (so code only reachable
-/// from landing pads, which canonicalization drops, is not cloned).
-bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
-  bool Ok = true;
-  SetVector<Function *> Work(Roots.begin(), Roots.end());
-  for (size_t I = 0; I < Work.size(); ++I) {
-    Function *F = Work[I];
-    if (!checkCloneable(*F)) {
-      Ok = false;
-      continue;
-    }
-    Function *Clone = prepareForDifferentiation(*F);
-    Clone->setName(F->getName() + ".capsule.interruptible");
-    Clones[F] = Clone;
-    for (Instruction &Inst : instructions(*Clone)) {
-      auto *Call = dyn_cast<CallBase>(&Inst);
-      if (!Call || Call->isInlineAsm())
-        continue;
-      if (Function *Callee = definedCallee(*Call))
-        Work.insert(Callee);
-      else if (!Call->getCalledFunction())
-        for (Function *Target : indirectCallTargets(M, Call->getFunctionType()))
-          Work.insert(Target);
-    }
-  }
-  return Ok;
-}
-
-void InterruptibleBuilder::dispatchIndirectCalls(Function &Clone,
-                                                 const Function &Origin) {
-  SmallVector<CallBase *, 4> Indirect;
-  for (Instruction &I : instructions(Clone))
-    if (auto *Call = dyn_cast<CallBase>(&I))
-      if (!Call->getCalledFunction() && !Call->isInlineAsm())
-        Indirect.push_back(Call);
-  for (CallBase *Call : Indirect) {
-    IRBuilder<> B(Call);
-    SmallVector<Value *, 8> Args(Call->args());
-    Value *Result = emitIndirectDispatch(
-        B, ABI, *Call, Call->getCalledOperand(), Call->getType(), Origin,
-        [&](IRBuilder<> &TB, Function *Target) -> Value * {
-          CallInst *Direct = TB.CreateCall(Target, Args);
-          Direct->setDebugLoc(Call->getDebugLoc());
-          return Call->getType()->isVoidTy() ? nullptr : Direct;
-        },
-        // External targets become direct calls that instrumentation then
-        // treats as such (free goes to the arena, printf is reported).
-        /*IncludeDeclarations=*/true);
-    if (Result)
-      Call->replaceAllUsesWith(Result);
-    Call->eraseFromParent();
-  }
-}
-
-void InterruptibleBuilder::callClones(Function &Clone) {
-  for (Instruction &I : instructions(Clone))
-    if (auto *Call = dyn_cast<CallBase>(&I))
-      if (Function *Callee = Call->getCalledFunction())
-        if (Function *Target = Clones.lookup(Callee))
-          Call->setCalledFunction(Target);
-}
-
-GlobalVariable *InterruptibleBuilder::entryOf(Function &Root, Function &Step,
-                                              uint64_t Bytes) {
-  const DataLayout &DL = M.getDataLayout();
-  Type *RetTy = Root.getReturnType();
-  uint64_t ResultBytes = RetTy->isVoidTy() ? 0 : DL.getTypeStoreSize(RetTy);
-  IRBuilder<> B(M.getContext());
-  Constant *Name = B.CreateGlobalStringPtr(
-      displayName(Root), Root.getName() + ".capsule.name", 0, &M);
-  StructType *Ty = ABI.entryType();
-  Constant *Init = ConstantStruct::get(
-      Ty, {&Step, B.getInt64(Bytes), B.getInt64(frameHeader(Root).ResultOffset),
-           B.getInt64(ResultBytes), Name});
-  return new GlobalVariable(M, Ty, /*isConstant=*/true,
-                            GlobalValue::PrivateLinkage, Init,
-                            Root.getName() + ".capsule.entry");
-}
-
-/// After an error: the half-built functions go, so that the module stays
-/// valid until the compilation stops.
-void InterruptibleBuilder::discardGenerated() {
-  SmallVector<Function *, 16> Generated;
-  for (auto &[F, Clone] : Clones)
-    Generated.push_back(Clone);
-  for (auto &[Clone, Step] : Steps)
-    Generated.push_back(Step);
-  for (Function *F : Generated)
-    F->dropAllReferences();
-  for (Function *F : Generated) {
-    F->replaceAllUsesWith(PoisonValue::get(F->getType()));
-    F->eraseFromParent();
-  }
-}
-
-std::optional<DenseMap<Function *, GlobalVariable *>>
-InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
-  bool Ok = cloneReachable(Roots);
-  for (auto &[F, Clone] : Clones)
-    dispatchIndirectCalls(*Clone, *F);
-  for (auto &[F, Clone] : Clones)
-    callClones(*Clone);
-
-  SmallVector<Function *, 16> AllClones, RootClones;
-  for (auto &[F, Clone] : Clones)
-    AllClones.push_back(Clone);
-  for (Function *Root : Roots)
-    RootClones.push_back(Clones.lookup(Root));
-  StepModel Model(AllClones, RootClones);
-  SmallPtrSet<BasicBlock *, 16> AtomicHeaders;
-  for (auto &[F, Clone] : Clones)
-    Ok &= instrumentForInterruption(*Clone, *F, Model, ABI, AtomicHeaders);
-
-  LLVMContext &C = M.getContext();
-  FunctionType *StepTy = FunctionType::get(
-      Type::getInt1Ty(C), {PointerType::getUnqual(C)}, /*isVarArg=*/false);
-  SmallVector<Function *, 16> Leaves;
-  for (auto &[F, Clone] : Clones) {
-    if (!Model.isResumable(*Clone)) {
-      Clone->setName(F->getName() + ".capsule.leaf");
-      Leaves.push_back(Clone);
-      continue;
-    }
-    Function *Step = Function::Create(StepTy, GlobalValue::InternalLinkage,
-                                      F->getName() + ".capsule.step", M);
-    // Code generation must see the same target as for the original.
-    for (StringRef Attr : {"target-cpu", "target-features", "tune-cpu"})
-      if (F->hasFnAttribute(Attr))
-        Step->addFnAttr(F->getFnAttribute(Attr));
-    Steps[Clone] = Step;
-  }
-  if (!Ok) {
-    discardGenerated();
-    return std::nullopt;
-  }
-  DenseMap<Function *, GlobalVariable *> Entries;
-  for (auto &[F, Clone] : Clones) {
-    Function *Step = Steps.lookup(Clone);
-    if (!Step)
-      continue;
-    uint64_t FrameBytes = buildStepFunction(*Clone, Steps, ABI, AtomicHeaders);
-    if (is_contained(Roots, F))
-      Entries[F] = entryOf(*F, *Step, FrameBytes);
-  }
-  // The resumable clones' bodies now live in their step functions.
-  SmallPtrSet<Function *, 16> StepFns;
-  for (auto &[Clone, Step] : Steps) {
-    Clone->eraseFromParent();
-    StepFns.insert(Step);
-  }
-  for (Function *Step : StepFns) {
-    keepBudgetInRegister(*Step, StepFns, ABI);
-    readJournalDepthOnce(*Step, ABI);
-  }
-  for (Function *Leaf : Leaves)
-    readJournalDepthOnce(*Leaf, ABI);
-  return Entries;
-}
 
 /// The marker call becomes: take the root frame, store the arguments in
 /// it, run the driver.
@@ -308,9 +67,10 @@ PreservedAnalyses InterruptPass::run(Module &M, ModuleAnalysisManager &MAM) {
     }
   RuntimeABI ABI(M);
   if (!Roots.empty())
-    if (auto Entries = InterruptibleBuilder(M, ABI).build(Roots.getArrayRef()))
+    if (auto Built = buildInterruptible(M, ABI, Roots.getArrayRef(),
+                                        /*ForCheckpointing=*/false))
       for (const RunRequest &R : Requests)
-        lowerRunRequest(R, Entries->lookup(R.Fn), ABI);
+        lowerRunRequest(R, Built->lookup(R.Fn).Entry, ABI);
   for (auto [Call, Kind] : Calls)
     eraseMarkerCall(*Call);
 

@@ -261,14 +261,7 @@ std::optional<GradientRequest> RequestParser::parse() {
   return R;
 }
 
-std::optional<GradientRequest> parseGradientRequest(CallBase &Call,
-                                                    MarkerKind Kind) {
-  if (Kind == MarkerKind::AutodiffCheckpointed) {
-    reportBadMarkerCall(Call, "__capsule_autodiff_checkpointed is not yet "
-                              "supported by this version of Capsule; use "
-                              "__capsule_autodiff");
-    return std::nullopt;
-  }
+std::optional<GradientRequest> parseGradientRequest(CallBase &Call) {
   return RequestParser(Call).parse();
 }
 

@@ -44,8 +44,7 @@ struct GradientRequest {
 
 /// Parses a marker call; reports a compile-time error and returns nothing
 /// when it is malformed.
-std::optional<GradientRequest> parseGradientRequest(llvm::CallBase &Call,
-                                                    MarkerKind Kind);
+std::optional<GradientRequest> parseGradientRequest(llvm::CallBase &Call);
 
 /// Converts argument \p V of marker call \p Call to parameter type \p To
 /// the way C's default argument promotions require; reports \p What (e.g.

@@ -293,7 +293,7 @@ void GradientGenerator::reverseInstruction(Instruction &I) {
           InsertElementInst, ShuffleVectorInst>(I))
     return reverseAggregate(I);
   if (isa<AllocaInst>(I) && AI.hasShadow(&I))
-    return (void)RB.CreateCall(D.abi().shadowFree(), {shadow(&I)});
+    return (void)RB.CreateCall(slotShadowFree(), {shadow(&I)});
   if (isa<BitCastInst>(I) && AI.isVaried(I.getOperand(0)) &&
       !carriesFloat(I.getType()))
     return unsupported(I, "floating-point value reinterpreted as bits; its "
@@ -497,13 +497,17 @@ void GradientGenerator::reverseCall(CallBase &Call) {
   case CalleeKind::Alloc:
   case CalleeKind::Calloc:
   case CalleeKind::AlignedAlloc:
+    if (Checkpointed)
+      return reverseArenaAllocation(Call, Info.Kind);
     RB.CreateCall(D.abi().shadowRelease(), {shadow(&Call)});
     return;
   case CalleeKind::Realloc:
     return reverseRealloc(Call);
   case CalleeKind::Free: {
     Value *Ptr = Call.getArgOperand(0);
-    if (AI.hasShadow(Ptr))
+    // An arena block's adjoints stay where they are, derived from its
+    // address.
+    if (AI.hasShadow(Ptr) && !Checkpointed)
       RB.CreateCall(D.abi().shadowNoteFree(), {shadow(Ptr)});
     return;
   }
@@ -613,7 +617,7 @@ void GradientGenerator::reverseByValShadow(CallBase &Call, unsigned ArgNo) {
          RB.CreateConstInBoundsGEP1_64(RB.getInt8Ty(), Copy, Run.Offset),
          RB.getInt64(Run.Bytes)});
   }
-  RB.CreateCall(D.abi().shadowFree(), {Copy});
+  RB.CreateCall(slotShadowFree(), {Copy});
 }
 
 void GradientGenerator::reverseMemTransfer(CallBase &Call) {
@@ -637,7 +641,23 @@ void GradientGenerator::reverseMemTransfer(CallBase &Call) {
   RB.CreateCall(D.abi().copyAdjoint(ElemTy), {shadow(Src), shadow(Dst), Len});
 }
 
+/// Before an arena block was allocated its memory held nothing the
+/// computation reads, so its adjoints start from zero there: what is left
+/// (adjoints of reads of never-written bytes, calloc's zeros) must not leak
+/// into earlier users of the same addresses.
+void GradientGenerator::reverseArenaAllocation(CallBase &Call,
+                                               CalleeKind Kind) {
+  auto Arg = [&](unsigned K) {
+    return RB.CreateZExtOrTrunc(primal(Call.getArgOperand(K)), RB.getInt64Ty());
+  };
+  Value *Bytes = Kind == CalleeKind::Calloc  ? RB.CreateMul(Arg(0), Arg(1))
+                 : Kind == CalleeKind::Alloc ? Arg(0)
+                                             : Arg(1);
+  RB.CreateMemSet(shadow(&Call), RB.getInt8(0), Bytes, MaybeAlign());
+}
+
 void GradientGenerator::reverseRealloc(CallBase &Call) {
+  assert(!Checkpointed && "checkpointed code reallocates by copying");
   ElementKind Kind = copiedElementKind(Call);
   Value *NewShadow = shadow(&Call);
   Value *Old = Call.getArgOperand(0);

@@ -177,6 +177,16 @@ FunctionCallee RuntimeABI::shadowFree() {
   return onShadow("__capsule_shadow_free");
 }
 
+FunctionCallee RuntimeABI::scratchShadowAlloc() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_scratch_shadow_alloc", PointerType::getUnqual(C),
+                  {Type::getInt64Ty(C)});
+}
+
+FunctionCallee RuntimeABI::scratchShadowFree() {
+  return onShadow("__capsule_scratch_shadow_free");
+}
+
 GlobalVariable *RuntimeABI::threadLocal(StringRef Name, Type *Ty) {
   if (GlobalVariable *G = M.getGlobalVariable(Name))
     return G;
@@ -264,6 +274,55 @@ FunctionCallee RuntimeABI::runInterrupt() {
   Type *Ptr = PointerType::getUnqual(C);
   return function("__capsule_run_interrupt", Ptr,
                   {Ptr, Ptr, Type::getInt64Ty(C)});
+}
+
+GlobalVariable *RuntimeABI::external(StringRef Name, Type *Ty) {
+  if (GlobalVariable *G = M.getGlobalVariable(Name))
+    return G;
+  return new GlobalVariable(M, Ty, /*isConstant=*/false,
+                            GlobalValue::ExternalLinkage, nullptr, Name);
+}
+
+Value *RuntimeABI::loadRegionBase(IRBuilder<> &B) {
+  Value *Address = B.CreateThreadLocalAddress(
+      threadLocal("__capsule_region_base", B.getPtrTy()));
+  return B.CreateLoad(B.getPtrTy(), Address, "region.base");
+}
+
+Value *RuntimeABI::loadRegionSpan(IRBuilder<> &B) {
+  return B.CreateLoad(B.getInt64Ty(),
+                      external("__capsule_region_span", B.getInt64Ty()),
+                      "region.span");
+}
+
+Value *RuntimeABI::loadSinkBase(IRBuilder<> &B) {
+  return B.CreateLoad(
+      B.getPtrTy(), external("__capsule_sink_base", B.getPtrTy()), "sink.base");
+}
+
+FunctionCallee RuntimeABI::copyPointerShadows() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_copy_pointer_shadows", Type::getVoidTy(C),
+                  {Ptr, Ptr, Ptr, Ptr, Type::getInt64Ty(C)});
+}
+
+FunctionCallee RuntimeABI::arenaUsableSize() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_arena_usable_size", Type::getInt64Ty(C),
+                  {PointerType::getUnqual(C)});
+}
+
+StructType *RuntimeABI::checkpointedEntryType() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return StructType::get(C, {Ptr, Ptr, Ptr, Type::getInt32Ty(C)});
+}
+
+FunctionCallee RuntimeABI::runCheckpointed() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_run_checkpointed", Type::getVoidTy(C), {Ptr, Ptr});
 }
 
 } // namespace capsule

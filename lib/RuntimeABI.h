@@ -14,6 +14,10 @@
 
 namespace capsule {
 
+/// CAPSULE_SINK_MASK of runtime/abi.h: the sink holds the adjoints of the
+/// byte at address p at sink base + (p & SinkMask).
+inline constexpr uint64_t SinkMask = (uint64_t(1) << 38) - 1;
+
 class RuntimeABI {
 public:
   explicit RuntimeABI(llvm::Module &M);
@@ -45,6 +49,10 @@ public:
   llvm::FunctionCallee shadowRelease();
   /// void (ptr shadow): frees the shadow of a stack slot.
   llvm::FunctionCallee shadowFree();
+  /// The same two for the stack slots and byval copies of checkpointed
+  /// code, whose shadows the journal must not save.
+  llvm::FunctionCallee scratchShadowAlloc();
+  llvm::FunctionCallee scratchShadowFree();
 
   // Interruptible execution (the second half of runtime/abi.h).
 
@@ -72,7 +80,29 @@ public:
   /// ptr (ptr entry, ptr frame, i64 limit).
   llvm::FunctionCallee runInterrupt();
 
+  // Checkpointed gradients (the last part of runtime/abi.h).
+
+  /// This thread's region of runtime memory: frame stack and arena (ptr,
+  /// initial-exec TLS; loaded).
+  llvm::Value *loadRegionBase(llvm::IRBuilder<> &B);
+  /// The span of every thread's region: adjoints of runtime memory live one
+  /// span above it, shadow pointers stored in it two spans above (i64,
+  /// loaded).
+  llvm::Value *loadRegionSpan(llvm::IRBuilder<> &B);
+  /// The scratch adjoint space of memory without shadows (ptr, loaded).
+  llvm::Value *loadSinkBase(llvm::IRBuilder<> &B);
+  /// void (ptr dst, ptr dst shadow, ptr src, ptr src shadow, i64 bytes).
+  llvm::FunctionCallee copyPointerShadows();
+  /// i64 (ptr block).
+  llvm::FunctionCallee arenaUsableSize();
+  /// The capsule_checkpointed_entry struct type: {ptr entry, ptr fwd, ptr
+  /// rev, i32 result kind}.
+  llvm::StructType *checkpointedEntryType();
+  /// void (ptr checkpointed entry, ptr frame).
+  llvm::FunctionCallee runCheckpointed();
+
 private:
+  llvm::GlobalVariable *external(llvm::StringRef Name, llvm::Type *Ty);
   llvm::GlobalVariable *threadLocal(llvm::StringRef Name, llvm::Type *Ty);
   llvm::Value *tapeField(llvm::IRBuilder<> &B, unsigned Index);
   /// A `void (ptr shadow)` runtime function.

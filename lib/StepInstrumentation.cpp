@@ -22,8 +22,10 @@
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
@@ -43,6 +45,33 @@ void emitJournalBarrier(IRBuilder<> &B, RuntimeABI &ABI, Value *Addr,
   ThenB.CreateCall(ABI.journalWrite(),
                    {Addr, ThenB.CreateZExtOrTrunc(Bytes, B.getInt64Ty())});
   B.SetInsertPoint(Before);
+}
+
+void reallocateByCopying(Function &F, RuntimeABI &ABI) {
+  SmallVector<CallBase *, 4> Reallocs;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (classifyCall(*Call).Kind == CalleeKind::Realloc)
+        Reallocs.push_back(Call);
+  Module &M = *F.getParent();
+  for (CallBase *Call : Reallocs) {
+    IRBuilder<> B(Call);
+    Value *Old = Call->getArgOperand(0);
+    Value *Bytes = B.CreateZExtOrTrunc(Call->getArgOperand(1), B.getInt64Ty());
+    FunctionCallee Malloc =
+        M.getOrInsertFunction("malloc", B.getPtrTy(), B.getInt64Ty());
+    FunctionCallee Free =
+        M.getOrInsertFunction("free", B.getVoidTy(), B.getPtrTy());
+    CallInst *New = B.CreateCall(Malloc, {Bytes});
+    Value *Held = B.CreateCall(ABI.arenaUsableSize(), {Old});
+    Value *Kept = B.CreateBinaryIntrinsic(Intrinsic::umin, Held, Bytes);
+    B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), Kept);
+    B.CreateCall(Free, {Old});
+    New->setDebugLoc(Call->getDebugLoc());
+    New->takeName(Call);
+    Call->replaceAllUsesWith(New);
+    Call->eraseFromParent();
+  }
 }
 
 /// libm functions that write only through their pointer arguments: which

@@ -23,6 +23,12 @@ bool instrumentForInterruption(
     llvm::Function &F, const llvm::Function &Origin, const StepModel &Model,
     RuntimeABI &ABI, llvm::SmallPtrSetImpl<llvm::BasicBlock *> &AtomicHeaders);
 
+/// Replaces each realloc in \p F by malloc, a copy of what the old block
+/// holds (the arena knows its size) and free. Checkpointed code does this
+/// so that the reverse sweep sees an ordinary copy between two arena
+/// blocks, whose adjoints are found at fixed offsets from them.
+void reallocateByCopying(llvm::Function &F, RuntimeABI &ABI);
+
 /// Emits, at \p B's insertion point, the journal barrier for a write of
 /// \p Bytes bytes at \p Addr: the runtime saves the old contents when a
 /// capsule is live. Leaves \p B where it was (before the write).

@@ -11,6 +11,9 @@
 // S + 16 and the header records how far it moved. A free block has its
 // header at S, linking it into its class's list.
 //
+// The arena is the part of the thread's runtime region (RuntimeRegion.h)
+// after the frame stack; the region reserves it, this file commits it.
+//
 // Every write to the metadata (ArenaMeta or a header) is journaled first.
 // Memory past the bump offset needs no journal: the bump offset only grows
 // between a live snapshot and now, so that memory was unused at every live
@@ -19,6 +22,7 @@
 #include "Arena.h"
 #include "Config.h"
 #include "Journal.h"
+#include "RuntimeRegion.h"
 
 #include <atomic>
 #include <cerrno>
@@ -35,7 +39,6 @@ constexpr uint64_t HeaderBytes = 16;
 constexpr unsigned MinClass = 5; // 32 bytes: a header and 16 bytes
 constexpr unsigned NumClasses = 64;
 constexpr uint64_t MetaBytes = 4096;
-constexpr uint64_t MinArenaBytes = uint64_t(256) << 20;
 constexpr uint64_t ArenaCommitStep = uint64_t(2) << 20;
 // Marks a live block's header. Not a canonical address, so never a free
 // list link either.
@@ -94,14 +97,6 @@ bool inOtherArena(const char *P) {
   return false;
 }
 
-[[noreturn]] void failReserve() {
-  std::fprintf(stderr,
-               "capsule: cannot reserve %s of address space for the "
-               "allocation arena of interruptible execution\n",
-               formatBytes(MinArenaBytes, 1).Text);
-  std::exit(3);
-}
-
 [[noreturn]] void failExhausted(const ThreadArena &A, uint64_t Bytes) {
   std::fprintf(stderr,
                "capsule: the allocation arena of interruptible execution "
@@ -137,26 +132,21 @@ bool inOtherArena(const char *P) {
   std::abort();
 }
 
+// The region reserves the address space (or already has, if the frame stack
+// came first); the arena commits its first step.
 ThreadArena &reserve() {
   ThreadArena &A = ThisThread;
-  for (uint64_t Bytes = PreferredArenaBytes; Bytes >= MinArenaBytes;
-       Bytes /= 2) {
-    void *Base = mmap(nullptr, Bytes, PROT_NONE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (Base == MAP_FAILED)
-      continue;
-    A.Base = static_cast<char *>(Base);
-    A.End = A.Base + Bytes;
-    A.Committed = A.Base;
-    // The metadata page starts out zero, which is a valid empty arena: the
-    // reservation writes nothing that a rollback would have to undo.
-    if (mprotect(A.Base, ArenaCommitStep, PROT_READ | PROT_WRITE) != 0)
-      failCommit(ArenaCommitStep);
-    A.Committed = A.Base + ArenaCommitStep;
-    registerArena(A.Base, A.End);
-    return A;
-  }
-  failReserve();
+  char *Base = regionArena();
+  A.Base = Base;
+  A.End = Base + regionArenaBytes();
+  A.Committed = Base;
+  // The metadata page starts out zero, which is a valid empty arena: the
+  // reservation writes nothing that a rollback would have to undo.
+  if (mprotect(Base, ArenaCommitStep, PROT_READ | PROT_WRITE) != 0)
+    failCommit(ArenaCommitStep);
+  A.Committed = Base + ArenaCommitStep;
+  registerArena(A.Base, A.End);
+  return A;
 }
 
 inline ThreadArena &arena() {
@@ -339,6 +329,17 @@ uint64_t arenaUsableSize(const void *P) {
   if (!arenaContains(P))
     failBadBlock("arenaUsableSize", P);
   return usableBytes(liveHeader(ThisThread, P, "arenaUsableSize"));
+}
+
+uint64_t reallocUsableSize(const void *P) {
+  if (!P)
+    return 0;
+  const ThreadArena &A = ThisThread;
+  if (A.Base && contains(A, P))
+    return usableBytes(liveHeader(A, P, "realloc"));
+  if (inOtherArena(static_cast<const char *>(P)))
+    failOtherThread("realloc", P);
+  return malloc_usable_size(const_cast<void *>(P));
 }
 
 } // namespace capsule

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cctype>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -199,3 +200,13 @@ extern "C" void capsule_set_tape_limit(uint64_t Bytes) {
 }
 
 extern "C" uint64_t capsule_tape_limit(void) { return capsule::tapeLimit(); }
+
+void capsule::failInternal(const char *Format, ...) {
+  std::fprintf(stderr, "capsule: internal error: ");
+  va_list Args;
+  va_start(Args, Format);
+  std::vfprintf(stderr, Format, Args);
+  va_end(Args);
+  std::fputc('\n', stderr);
+  std::abort();
+}

@@ -49,6 +49,11 @@ uint64_t tapeLimit();
 /// Whether CAPSULE_STATS asks for a line per gradient call. Read once.
 bool statsEnabled();
 
+/// Stops the program on an impossible state (a bug in the pass or the
+/// runtime): prints "capsule: internal error: " and the message, aborts.
+[[noreturn]] __attribute__((format(printf, 1, 2))) void
+failInternal(const char *Format, ...);
+
 /// Stops the program because a push would take the tape past Limit.
 [[noreturn]] void failTapeLimit(uint64_t Limit);
 

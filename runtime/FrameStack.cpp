@@ -1,11 +1,16 @@
 //===- FrameStack.cpp - Per-thread stack of resumable activation records --===//
+//
+// The frame stack is the first part of the thread's runtime region
+// (RuntimeRegion.h), which reserves it and unmaps it at thread exit; this
+// file commits it as frames reach further.
+//===----------------------------------------------------------------------===//
 #include "FrameStack.h"
 #include "Config.h"
+#include "RuntimeRegion.h"
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -17,14 +22,11 @@ namespace {
 struct ThreadFrameStack {
   char *Base;        // null until the first use
   uint64_t Reserved; // bytes of address space from Base
-  bool CleanupRegistered;
 };
 
 __thread ThreadFrameStack ThisThread;
 // 0 until CAPSULE_FRAME_STACK has been read.
 std::atomic<uint64_t> Reservation{0};
-pthread_key_t CleanupKey;
-pthread_once_t CleanupKeyOnce = PTHREAD_ONCE_INIT;
 
 uint64_t pageBytes() { return static_cast<uint64_t>(sysconf(_SC_PAGESIZE)); }
 
@@ -48,16 +50,6 @@ uint64_t readReservation() {
   return roundUp(*Bytes < Huge ? *Bytes : Huge, pageBytes());
 }
 
-// Runs at thread exit with the exiting thread's TLS still in place.
-void freeThreadFrameStack(void *) {
-  frameStackFree();
-  ThisThread.CleanupRegistered = false;
-}
-
-void createCleanupKey() {
-  pthread_key_create(&CleanupKey, freeThreadFrameStack);
-}
-
 [[noreturn]] void failExhausted(uint64_t Reserved) {
   std::fprintf(stderr,
                "capsule: the frame stack (%s) is exhausted: the recursion is "
@@ -76,21 +68,12 @@ void createCleanupKey() {
   std::exit(3);
 }
 
+// The region reserves the address space (and releases it at thread exit);
+// none of it is committed yet.
 void reserve(ThreadFrameStack &S) {
-  uint64_t Bytes = frameStackReservation();
-  void *Base = mmap(nullptr, Bytes, PROT_NONE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (Base == MAP_FAILED)
-    failMemory("reserving", Bytes);
-  S.Base = static_cast<char *>(Base);
-  S.Reserved = Bytes;
+  S.Base = regionFrameStack();
+  S.Reserved = frameStackReservation();
   __capsule_frame_limit = S.Base;
-  if (!S.CleanupRegistered) {
-    pthread_once(&CleanupKeyOnce, createCleanupKey);
-    // The value only has to be non-null for the destructor to run.
-    pthread_setspecific(CleanupKey, &S);
-    S.CleanupRegistered = true;
-  }
 }
 
 // Commits [__capsule_frame_limit, End) and a little more, in whole steps,
@@ -139,8 +122,7 @@ uint64_t frameStackCommittedBytes() {
 
 void frameStackFree() {
   ThreadFrameStack &S = ThisThread;
-  if (S.Base)
-    munmap(S.Base, S.Reserved);
+  releaseRegionFrameStackAndShadows();
   S.Base = nullptr;
   S.Reserved = 0;
   __capsule_frame_limit = nullptr;

@@ -3,8 +3,9 @@
 // Interruptible code keeps the activation records of resumable functions on
 // a frame stack of its own, not on the machine stack, so a yield can return
 // all the way out and a later run can continue from the same frames. Each
-// thread reserves one frame stack (DefaultFrameStackBytes, or
-// CAPSULE_FRAME_STACK) of address space on first use and commits it in
+// thread's frame stack (DefaultFrameStackBytes, or CAPSULE_FRAME_STACK) is
+// the first part of its runtime region (RuntimeRegion.h), reserved on first
+// use of either the frame stack or the arena, and committed in
 // FrameCommitStep steps as frames reach further (abi.h:
 // __capsule_frame_grow). Committed memory is never given back while the
 // thread runs: the journal may still have to restore it.
@@ -39,8 +40,9 @@ char *frameStackBase();
 uint64_t frameStackReservedBytes();
 uint64_t frameStackCommittedBytes();
 
-/// Unmaps this thread's frame stack. Nothing may refer to it any more: no
-/// live capsule, no journal entry.
+/// Unmaps this thread's frame stack and the shadow spans of its region (the
+/// arena part stays reserved). Nothing may refer to them any more: no live
+/// capsule, no journal entry. Runs at thread exit.
 void frameStackFree();
 
 } // namespace capsule

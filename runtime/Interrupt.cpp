@@ -16,6 +16,8 @@
 // released one is kept, marked dead, in a small FIFO quarantine before it is
 // really freed, so that recent use of a released capsule is reported as such.
 //===----------------------------------------------------------------------===//
+#include "Capsules.h"
+#include "Config.h"
 #include "FrameStack.h"
 #include "Journal.h"
 
@@ -31,14 +33,6 @@ __thread int64_t __capsule_budget __attribute__((tls_model("initial-exec"))) =
     INT64_MAX;
 
 namespace capsule {
-namespace {
-
-/// Exit status of a program that misused the interruption API.
-constexpr int MisuseExitStatus = 4;
-
-constexpr uint64_t LiveMagic = 0x43415053554c4956ull; // "CAPSULIV"
-constexpr uint64_t DeadMagic = 0x43415053554c4444ull; // "CAPSULDD"
-constexpr unsigned QuarantineSize = 1024;
 
 struct ThreadDriver;
 
@@ -61,6 +55,15 @@ struct ThreadDriver {
   unsigned QuarantineNext;
   bool CleanupRegistered;
 };
+
+namespace {
+
+/// Exit status of a program that misused the interruption API.
+constexpr int MisuseExitStatus = 4;
+
+constexpr uint64_t LiveMagic = 0x43415053554c4956ull; // "CAPSULIV"
+constexpr uint64_t DeadMagic = 0x43415053554c4444ull; // "CAPSULDD"
+constexpr unsigned QuarantineSize = 1024;
 
 __thread ThreadDriver ThisThread;
 pthread_key_t CleanupKey;
@@ -111,17 +114,6 @@ failMisuse(const char *Function, const char *Format, ...) {
   va_end(Args);
   std::fputc('\n', stderr);
   std::exit(MisuseExitStatus);
-}
-
-[[noreturn]] __attribute__((format(printf, 1, 2))) void
-failInternal(const char *Format, ...) {
-  std::fprintf(stderr, "capsule: internal error: ");
-  va_list Args;
-  va_start(Args, Format);
-  std::vfprintf(stderr, Format, Args);
-  va_end(Args);
-  std::fputc('\n', stderr);
-  std::abort();
 }
 
 void checkNotRunning(const ThreadDriver &D, const char *Function) {
@@ -185,14 +177,21 @@ int64_t budgetFor(uint64_t Limit) {
   return Limit > uint64_t(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(Limit);
 }
 
-// Runs Entry's step function on Frame with Budget steps. Returns whether it
-// yielded; Done is set to the steps it took.
+bool runEntryStep(void *Entry, void *Frame) {
+  return (static_cast<const capsule_entry *>(Entry)->step(Frame) & 1) != 0;
+}
+
+// Runs Entry's computation on Frame with Budget steps: its step function,
+// or Runner(Context, Frame) when given. Returns whether it yielded; Done is
+// set to the steps it took.
 bool run(ThreadDriver &D, const capsule_entry *Entry, void *Frame,
-         int64_t Budget, uint64_t &Done) {
+         int64_t Budget, uint64_t &Done, StepRunner Runner = runEntryStep,
+         void *Context = nullptr) {
   D.Running = Entry;
   __capsule_budget = Budget;
   RunStackTop = static_cast<char *>(__builtin_frame_address(0));
-  bool Yielded = Entry->step(Frame) != 0;
+  bool Yielded =
+      Runner(Context ? Context : const_cast<capsule_entry *>(Entry), Frame);
   RunStackTop = nullptr;
   int64_t Left = __capsule_budget;
   D.Running = nullptr;
@@ -255,6 +254,34 @@ void quarantine(ThreadDriver &D, Capsule *C) {
 }
 
 } // namespace
+
+Capsule *captureStart(const capsule_entry *Entry, void *Frame) {
+  ThreadDriver &D = driver();
+  return reinterpret_cast<Capsule *>(capture(D, Entry, Frame, 0));
+}
+
+bool runFrom(Capsule *C, uint64_t Limit, StepRunner Runner, void *Context,
+             uint64_t *Done) {
+  ThreadDriver &D = driver();
+  if (C != D.Newest || threadJournal().depth() != C->Depth)
+    failInternal("the checkpointing driver resumed capsule %p out of order",
+                 static_cast<void *>(C));
+  threadJournal().rollbackTop();
+  return run(D, C->Entry, C->Frame, budgetFor(Limit), *Done, Runner, Context);
+}
+
+Capsule *captureAfter(Capsule *From, uint64_t Done) {
+  ThreadDriver &D = driver();
+  return reinterpret_cast<Capsule *>(
+      capture(D, From->Entry, From->Frame, From->Steps + Done));
+}
+
+uint64_t capsuleSteps(const Capsule *C) { return C->Steps; }
+
+void releaseCapsule(Capsule *C) {
+  capsule_release(reinterpret_cast<capsule_t *>(C));
+}
+
 } // namespace capsule
 
 using namespace capsule;

@@ -6,6 +6,7 @@
 // lookup (or a hit on the last granule) and no allocation.
 //===----------------------------------------------------------------------===//
 #include "Journal.h"
+#include "ScratchShadows.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -260,6 +261,9 @@ extern "C" void __capsule_journal_write(void *Addr, uint64_t Bytes) {
   char *At = static_cast<char *>(Addr);
   if (At < capsule::RunStackTop &&
       At >= static_cast<char *>(__builtin_frame_address(0)))
+    return;
+  // Nor do the shadows of such slots in checkpointed code.
+  if (capsule::inScratchShadows(At))
     return;
   // Generated code calls this only with a live snapshot, so the thread
   // journal is already set up.

@@ -1,10 +1,13 @@
 //===- Shadow.cpp - Shadows of heap blocks allocated by differentiated code
 //===//
 //
-// Each shadow carries a 16-byte header before the bytes it hands out: the
-// size (for realloc) and whether the primal block was freed. 16 bytes keep
-// the shadow as aligned as malloc's blocks.
+// Each shadow carries a header before the bytes it hands out: the size (for
+// realloc), whether the primal block was freed, and links into the list of
+// the shadows a green run allocated (GreenRun.h), which it frees at its end
+// since their reverse sweep never comes. A multiple of 16 bytes keeps the
+// shadow as aligned as malloc's blocks.
 //===----------------------------------------------------------------------===//
+#include "GreenRun.h"
 #include "abi.h"
 
 #include <cstdio>
@@ -15,8 +18,18 @@ namespace {
 
 struct alignas(16) ShadowHeader {
   uint64_t Bytes;
-  uint64_t PrimalFreed;
+  uint32_t PrimalFreed;
+  uint32_t Green; // on this thread's green list
+  ShadowHeader *Next;
+  ShadowHeader *Prev;
 };
+static_assert(sizeof(ShadowHeader) % 16 == 0, "shadows are 16-byte aligned");
+
+// The shadows allocated in this thread's green run and not yet freed.
+__thread ShadowHeader *GreenList;
+__thread uint64_t GreenCount;
+// Shadow blocks allocated and not freed on this thread, for tests.
+__thread uint64_t LiveBlocks;
 
 ShadowHeader *headerOf(void *Shadow) {
   return static_cast<ShadowHeader *>(Shadow) - 1;
@@ -28,6 +41,24 @@ ShadowHeader *headerOf(void *Shadow) {
           "the gradient\n",
           static_cast<unsigned long long>(Bytes));
   exit(3);
+}
+
+void unlinkGreen(ShadowHeader *H) {
+  if (H->Prev)
+    H->Prev->Next = H->Next;
+  else
+    GreenList = H->Next;
+  if (H->Next)
+    H->Next->Prev = H->Prev;
+  H->Green = 0;
+  --GreenCount;
+}
+
+void freeHeader(ShadowHeader *H) {
+  if (H->Green)
+    unlinkGreen(H);
+  --LiveBlocks;
+  free(H);
 }
 
 template <typename T> void addPrefix(void *Old, void *New) {
@@ -52,6 +83,15 @@ extern "C" void *__capsule_shadow_alloc(uint64_t Bytes) {
   if (!H)
     outOfMemory(Bytes);
   H->Bytes = Bytes;
+  ++LiveBlocks;
+  if (__builtin_expect(capsule::inGreenRun(), 0)) {
+    H->Green = 1;
+    H->Next = GreenList;
+    if (GreenList)
+      GreenList->Prev = H;
+    GreenList = H;
+    ++GreenCount;
+  }
   return H + 1;
 }
 
@@ -81,10 +121,23 @@ extern "C" void __capsule_shadow_note_free(void *Shadow) {
 
 extern "C" void __capsule_shadow_release(void *Shadow) {
   if (Shadow && headerOf(Shadow)->PrimalFreed)
-    free(headerOf(Shadow));
+    freeHeader(headerOf(Shadow));
 }
 
 extern "C" void __capsule_shadow_free(void *Shadow) {
   if (Shadow)
-    free(headerOf(Shadow));
+    freeHeader(headerOf(Shadow));
 }
+
+namespace capsule {
+
+void freeGreenShadows() {
+  while (GreenList)
+    freeHeader(GreenList);
+}
+
+uint64_t liveGreenShadows() { return GreenCount; }
+
+uint64_t liveShadowBlocks() { return LiveBlocks; }
+
+} // namespace capsule

@@ -8,9 +8,13 @@
 //     chunk always has a record waiting in the chunk below;
 //   - a chunk's usable end is capped at the room the tape limit left when the
 //     chunk was started, so the inline push can never pass the limit.
+// In a green run (GreenRun.h) none of this is at stake: the tape holds no
+// records worth keeping, and its one chunk is reused from the beginning
+// whenever it fills.
 //===----------------------------------------------------------------------===//
 #include "Tape.h"
 #include "Config.h"
+#include "GreenRun.h"
 
 #include <algorithm>
 #include <atomic>
@@ -161,10 +165,39 @@ void registerCleanup(ThreadTape &T) {
   T.CleanupRegistered = true;
 }
 
+[[noreturn]] void failGreenRun(const char *What, uint64_t Bytes) {
+  std::fprintf(stderr, "capsule: internal error: %s (%llu bytes)\n", What,
+               static_cast<unsigned long long>(Bytes));
+  std::abort();
+}
+
+// A push in a green run: its record is never read, so it starts over at the
+// beginning of the current chunk, whose whole capacity serves since nothing
+// counts toward the limit. The tape was empty when the run began, so the
+// current chunk has none below it.
+void *greenPush(ThreadTape &T, uint64_t N) {
+  Chunk *C = currentChunk();
+  if (!C || C->Capacity < N) {
+    registerCleanup(T);
+    Chunk *Larger = acquire(T, N, UINT64_MAX);
+    if (C)
+      release(T, C);
+    C = Larger;
+    C->Below = nullptr;
+    C->BelowTop = nullptr;
+    C->BytesBelow = 0;
+    C->End = C->begin() + C->Capacity;
+  }
+  __capsule_tape = {C->begin() + N, C->begin() + C->Capacity, C->begin()};
+  return C->begin();
+}
+
 } // namespace
 
 extern "C" void *__capsule_tape_push_slow(uint64_t N) {
   ThreadTape &T = ThisThread;
+  if (__builtin_expect(capsule::inGreenRun(), 0))
+    return greenPush(T, N);
   Chunk *Current = currentChunk();
   uint64_t InUse = bytesInUse(Current);
   uint64_t Limit = capsule::tapeLimit();
@@ -193,6 +226,9 @@ extern "C" void *__capsule_tape_push_slow(uint64_t N) {
 }
 
 extern "C" void *__capsule_tape_pop_slow(uint64_t N) {
+  if (__builtin_expect(capsule::inGreenRun(), 0))
+    failGreenRun("a record was popped from the gradient tape in a green run",
+                 N);
   Chunk *Current = currentChunk();
   Chunk *Below = Current ? Current->Below : nullptr;
   if (!Below || uint64_t(Current->BelowTop - Below->begin()) < N)
@@ -205,7 +241,10 @@ extern "C" void *__capsule_tape_pop_slow(uint64_t N) {
 
 namespace capsule {
 
-uint64_t tapeBytesInUse() { return bytesInUse(currentChunk()); }
+// A green run's records do not count: the tape is empty throughout.
+uint64_t tapeBytesInUse() {
+  return inGreenRun() ? 0 : bytesInUse(currentChunk());
+}
 
 void tapeReset() {
   ThreadTape &T = ThisThread;
@@ -234,5 +273,21 @@ uint64_t tapePeakBytes() { return ThisThread.Peak; }
 TapeChunkCounts tapeChunkCounts() { return ThisThread.Chunks; }
 
 void setTapeChunkBytes(uint64_t Bytes) { ChunkBytes.store(Bytes); }
+
+void tapeBeginGreenRun() {
+  if (uint64_t InUse = bytesInUse(currentChunk()))
+    failGreenRun("a green run began with records on the gradient tape", InUse);
+}
+
+// Empties the tape and caps the current chunk at the limit again, so the
+// inline push of the next taped sweep cannot pass it.
+void tapeEndGreenRun() {
+  Chunk *C = currentChunk();
+  if (!C)
+    return;
+  uint64_t Limit = tapeLimit();
+  C->End = C->begin() + (Limit ? std::min(C->Capacity, Limit) : C->Capacity);
+  __capsule_tape = {C->begin(), C->End, C->begin()};
+}
 
 } // namespace capsule

@@ -148,7 +148,96 @@ uint64_t __capsule_run_primops(const capsule_entry *entry, void *frame);
 // Runs the first `limit` steps of the root (to the first yield point at or
 // after them). Returns the capsule, or NULL if the root returned first.
 struct capsule_s *__capsule_run_interrupt(const capsule_entry *entry,
-                                        void *frame, uint64_t limit);
+                                          void *frame, uint64_t limit);
+
+// ---------------------------------------------------------------------------
+// Shadow spaces of runtime memory (the checkpointed gradient). Step
+// functions keep their frames on the frame stack and their heap blocks in
+// the arena; the shadows of that memory are found from the address alone.
+// Each thread reserves one region of 3 * span bytes at __capsule_region_base:
+//
+//   [base,            base + span)      primal: the frame stack, then the arena
+//   [base + span,     base + 2 * span)  adjoints
+//   [base + 2 * span, base + 3 * span)  pointer shadows
+//
+// For a primal address p in [base, base + span):
+//  - the adjoint of the double at p is at p + span;
+//  - when instrumented code stores a pointer v at p, it stores v's shadow at
+//    p + 2 * span. This space is journaled like primal memory (rolled back
+//    with capsules); the adjoint space is not.
+// Both upper spans read as zero until written. span is the same for every
+// thread.
+//
+// Memory that has no shadow (constant data) takes its adjoints in the sink:
+//   sink(p) = __capsule_sink_base + ((uintptr_t)p & CAPSULE_SINK_MASK)
+// which is writable up to 2^34 bytes past the mask. What the sink receives
+// is never read as meaningful data; a pointer shadow read from it is zero
+// unless unrelated objects collide modulo 2^38.
+// ---------------------------------------------------------------------------
+
+// The size of each span; 0 until the first thread reserves its region.
+extern uint64_t __capsule_region_span;
+// This thread's region, null until it reserved one (on first use of the
+// frame stack or the arena).
+extern __thread char *__capsule_region_base
+    __attribute__((tls_model("initial-exec")));
+
+#define CAPSULE_SINK_MASK ((1ull << 38) - 1)
+// The process's sink, null until the runtime reserved it.
+extern char *__capsule_sink_base;
+
+// The forward counterpart of memcpy/memmove of pointer data in checkpointed
+// code: copies the pointer shadows of [src, src + bytes) to those of
+// [dst, dst + bytes). Each side's shadows are at p + 2 * span if p lies in
+// this thread's region, else at the given shadow. No destination shadow
+// (null): nothing to do; no source shadow: the destination's become zero.
+// The destination's shadows are journaled first while a capsule is live.
+void __capsule_copy_pointer_shadows(void *dst, void *dst_shadow,
+                                    const void *src, const void *src_shadow,
+                                    uint64_t bytes);
+
+// The bytes usable in a live block that instrumented code may pass to
+// realloc (0 for null): generated code rewrites realloc as malloc, a copy of
+// min(this, new size) bytes, and free.
+uint64_t __capsule_arena_usable_size(const void *block);
+
+// ---------------------------------------------------------------------------
+// Checkpointed gradients (__capsule_autodiff_checkpointed). The pass makes
+// the root interruptible (step functions marked as checkpointed code) and
+// differentiates the root's step function with its frame as a dup argument:
+// one call of its forward sweep runs a stage (from the frame's resume point
+// to the next yield or the end) and pushes the stage's tape; the reverse
+// sweep pops it. The marker call stores the arguments in the root frame and
+// the shadows of pointer arguments in their pointer-shadow slots, then calls
+// __capsule_run_checkpointed, and reads the adjoints of out arguments from
+// the frame's adjoint slots.
+// ---------------------------------------------------------------------------
+
+// Shadows of the stack slots and byval copies of atomic leaves in
+// checkpointed code (zeroed; freed by the reverse sweep). The journal does
+// not save writes to them.
+void *__capsule_scratch_shadow_alloc(uint64_t bytes);
+void __capsule_scratch_shadow_free(void *shadow);
+
+enum { CAPSULE_SEED_NONE = 0, CAPSULE_SEED_FLOAT = 1, CAPSULE_SEED_DOUBLE = 2 };
+
+typedef struct capsule_checkpointed_entry {
+  const capsule_entry *entry;
+  // The forward sweep of entry->step, on the frame and its adjoints (one
+  // region span above). Returns 1 if it yielded, 0 if the root returned.
+  uint8_t (*forward)(void *frame, void *frame_adjoints);
+  // The reverse sweep of the stage the last forward call ran.
+  void (*reverse)(void);
+  // The root's result as an active output: seeded with 1 where the root
+  // stores it (entry->result_offset) before the last stage's reverse sweep.
+  uint32_t seeded_result;
+} capsule_checkpointed_entry;
+
+// Computes the gradient of the root whose arguments are in `frame` (from
+// __capsule_root_frame) with the configured checkpoint schedule, and leaves
+// memory as the root leaves it.
+void __capsule_run_checkpointed(const capsule_checkpointed_entry *entry,
+                                void *frame);
 
 #ifdef __cplusplus
 }

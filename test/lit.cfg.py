@@ -2,8 +2,12 @@
 # (programs built with the pass, then run) and test/tools. The runtime's
 # GoogleTest binary is the sub-suite test/unit, configured in test/unit/.
 import os
+import sys
 
 import lit.formats
+
+sys.path.insert(0, os.path.dirname(__file__))
+from capsule_settings import clear_settings  # noqa: E402
 
 config.name = "Capsule"
 # bash, so RUN lines may use $(...), loops and the like.
@@ -28,8 +32,7 @@ for var in ["HOME", "TMPDIR"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 # Tests that want these set them; the caller's values must not leak in.
-for var in ["CAPSULE_STATS", "CAPSULE_TAPE_LIMIT"]:
-    config.environment.pop(var, None)
+clear_settings(config)
 
 include_flags = "-I{0}/include -I{0}/test/e2e/include".format(
     config.capsule_src_root
@@ -47,6 +50,11 @@ config.substitutions += [
         "-fpass-plugin={} {}".format(config.capsule_plugin, include_flags),
     ),
     (r"%capsule_ldflags\b", config.capsule_runtime + " -lm"),
+    (
+        r"%check_checkpointed\b",
+        "python3 "
+        + os.path.join(config.capsule_src_root, "test/e2e/tools/checkpointed.py"),
+    ),
     (r"%capsule_config\b", config.capsule_config),
     (r"%build_dir\b", config.capsule_obj_root),
     (r"%src_root\b", config.capsule_src_root),

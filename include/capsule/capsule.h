@@ -40,9 +40,10 @@ extern int capsule_out;
  * gets the template below: __capsule_autodiff<RT>(fn, args...). */
 #ifndef __cplusplus
 double __capsule_autodiff(void *fn, ...);
-/* Divide-and-conquer checkpointed reverse mode: reserved for the
- * checkpointing work, same signature; the pass reports it as not yet
- * supported. */
+/* Divide-and-conquer checkpointed reverse mode (docs/checkpointing.md): the
+ * same signature, markers and results as __capsule_autodiff; only time and
+ * memory differ. Function names starting with __capsule_autodiff_checkpointed
+ * are this marker. */
 double __capsule_autodiff_checkpointed(void *fn, ...);
 #endif
 
@@ -73,6 +74,22 @@ uint64_t capsule_tape_limit(void);
  * Capsules are snapshots of all memory the instrumented code writes; they
  * are released in LIFO order, and only the newest live capsule may be
  * resumed. */
+/* The checkpoint schedule of __capsule_autodiff_checkpointed. Each call
+ * overrides the environment variable of the same meaning (CAPSULE_STRATEGY,
+ * CAPSULE_SPLIT, CAPSULE_CRITERION, CAPSULE_SNAPSHOTS, CAPSULE_REPS,
+ * CAPSULE_LEAF_STEPS, CAPSULE_MEMORY_LIMIT); 0 for a count means automatic.
+ * Names are "binary" | "treeverse", "bisection" | "binomial" and
+ * "space" | "time" | "log"; an invalid one stops the program with a message.
+ * capsule_config_reset() forgets the calls. */
+void capsule_config_strategy(const char *name);
+void capsule_config_split(const char *name);
+void capsule_config_criterion(const char *name);
+void capsule_config_snapshots(uint64_t d);
+void capsule_config_reps(uint64_t t);
+void capsule_config_leaf_steps(uint64_t alpha);
+void capsule_config_memory_limit(uint64_t bytes);
+void capsule_config_reset(void);
+
 typedef struct capsule_s capsule_t;
 /* Runs fn(args) to the end and returns its step count. */
 uint64_t __capsule_primops(void *fn, ...);

@@ -1,6 +1,7 @@
 // fneg on scalar double args marked capsule_out (one out: double result; two outs: struct of 2) and unmarked (default out).
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <capsule/capsule.h>
 #include "include/check.h"
 

@@ -1,6 +1,7 @@
 // Two float out scalars through the C++ template marker: the adjoints come back as a struct of two floats (returned in one vector register on x86-64).
 // RUN: %clangxx -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clangxx -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
+// RUN: %check_checkpointed %clangxx %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <capsule/capsule.h>
 #include <cmath>
 #include "include/check.h"

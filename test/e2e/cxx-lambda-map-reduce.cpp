@@ -1,6 +1,7 @@
 // C++ lambdas (capturing an active scalar by value and an active local by reference) passed to a map_reduce function template.
 // RUN: %clangxx -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clangxx -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
+// RUN: %check_checkpointed %clangxx %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <capsule/capsule.h>
 #include <cmath>
 #include "include/check.h"

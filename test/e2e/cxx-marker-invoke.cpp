@@ -2,6 +2,7 @@
 // clang++ emits an invoke of the marker, which must lower like a call.
 // RUN: %clangxx -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clangxx -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
+// RUN: %check_checkpointed %clangxx %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <capsule/capsule.h>
 #include <cmath>
 #include <vector>

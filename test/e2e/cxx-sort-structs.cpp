@@ -2,6 +2,7 @@
 // comparator: the library moves elements with memmove and struct copies.
 // RUN: %clangxx -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags && %t1
 // RUN: %clangxx -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
+// RUN: %check_checkpointed %clangxx %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <algorithm>
 #include <capsule/capsule.h>
 #include <cmath>

@@ -2,6 +2,8 @@
 // RUN: %clangxx -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clangxx -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
 // RUN: %clangxx -O2 -fno-exceptions -g %capsule_cflags %s -o %t2n %capsule_ldflags && %t2n
+// RUN: %check_checkpointed %clangxx %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
+// RUN: %check_checkpointed %clangxx %s %t.ck0 -O0 -g %capsule_cflags -- %capsule_ldflags
 #include <capsule/capsule.h>
 #include <cmath>
 #include <numeric>

@@ -1,6 +1,7 @@
 // Enzyme spellings from C++ (extern "C" declarations, variadic marker, no Capsule header) on a small class-based energy.
 // RUN: %clangxx -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clangxx -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
+// RUN: %check_checkpointed %clangxx %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <cmath>
 #include "include/check.h"
 

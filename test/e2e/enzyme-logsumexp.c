@@ -1,6 +1,7 @@
 // Enzyme spellings: numerically stable log-sum-exp (data-dependent max search) with enzyme_dup.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O3 -g %capsule_cflags %s -o %t3 %capsule_ldflags -lm && %t3
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <math.h>
 #include "include/check.h"
 

@@ -1,6 +1,7 @@
 // Enzyme spellings with no activity markers at all: pointer args are dup (shadow follows), doubles are out, ints are const.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <math.h>
 #include "include/check.h"
 

@@ -1,6 +1,7 @@
 // Kernel: 1-D heat equation, explicit time stepping over 100 steps with two swapped buffers; gradient w.r.t. the initial profile (dup) and the diffusivity (out).
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <math.h>
 #include <capsule/capsule.h>
 #include "include/check.h"

@@ -1,6 +1,8 @@
 // Kernel: RK4 integration (200 steps) of a damped Duffing oscillator; gradient w.r.t. the initial state (dup) and damping/stiffness (out, struct of 2).
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
+// RUN: %check_checkpointed %clang %s %t.ck0 -O0 -g %capsule_cflags -- %capsule_ldflags
 #include <math.h>
 #include <capsule/capsule.h>
 #include "include/check.h"

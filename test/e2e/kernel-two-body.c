@@ -1,6 +1,7 @@
 // Kernel: 2-body gravity in 2-D, 100 leapfrog (kick-drift-kick) steps with softening; gradient w.r.t. the initial state (dup) and G (out).
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <math.h>
 #include <capsule/capsule.h>
 #include "include/check.h"

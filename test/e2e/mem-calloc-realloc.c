@@ -1,6 +1,7 @@
 // calloc'ed accumulator and a realloc'ed growing array (realloc(NULL), then doubling: the data moves) inside f.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <math.h>
 #include <stdlib.h>
 #include <capsule/capsule.h>

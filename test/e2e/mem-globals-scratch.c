@@ -1,6 +1,7 @@
 // File-scope double arrays and a global scalar used as scratch inside f (written, then read): the gradient must flow through them.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <math.h>
 #include <capsule/capsule.h>
 #include "include/check.h"

@@ -1,6 +1,7 @@
 // f updates its input array in place and returns a value; dx holds the gradient with respect to the values on entry, with the initial dx as the seed of the final values.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <math.h>
 #include <capsule/capsule.h>
 #include "include/check.h"

@@ -1,6 +1,8 @@
 // malloc'ed temporary buffers inside f (freed inside f), including one allocated and freed in every loop iteration.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
+// RUN: %check_checkpointed %clang %s %t.ck0 -O0 -g %capsule_cflags -- %capsule_ldflags
 #include <math.h>
 #include <stdlib.h>
 #include <capsule/capsule.h>

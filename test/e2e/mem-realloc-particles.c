@@ -9,6 +9,7 @@
 // RUN: %clang -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags && %t1
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
 // RUN: %clang -O3 -g %capsule_cflags %s -o %t3 %capsule_ldflags && %t3
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,7 @@
 // taped. Each case is checked against finite differences.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <capsule/capsule.h>
 #include <math.h>
 #include <stdlib.h>

@@ -6,6 +6,7 @@
 // against finite differences.
 // RUN: %clang -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags && %t1
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <capsule/capsule.h>
 #include <math.h>
 #include "include/check.h"

@@ -11,6 +11,7 @@
 // RUN: env CAPSULE_STATS=maybe %t > %t.badstats 2>&1; test $? -eq 2
 // RUN: FileCheck %s --check-prefix=BADSTATS < %t.badstats
 // RUN: env CAPSULE_TAPE_LIMIT=64M CAPSULE_STATS=1 %t 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 
 // LIMIT: capsule: {{.*}}limit of 64.0 KiB (65536 bytes){{.*}}CAPSULE_TAPE_LIMIT
 // LIMIT-NOT: PASS

@@ -14,22 +14,7 @@ using namespace capsule;
 
 namespace {
 
-// Small chunks, so a few thousand bytes cross many chunk boundaries.
-constexpr uint64_t SmallChunk = 256;
-
-class TapeTest : public testing::Test {
-protected:
-  void SetUp() override {
-    capsule_set_tape_limit(0);
-    setTapeChunkBytes(SmallChunk);
-    // No spare chunk of another test's size either.
-    tapeFree();
-  }
-  void TearDown() override {
-    tapeFree();
-    setTapeChunkBytes(DefaultChunkBytes);
-  }
-};
+using TapeTest = SmallTapeChunksTest;
 
 unsigned char pattern(size_t Record, size_t Byte) {
   return static_cast<unsigned char>(Record * 31 + Byte * 7 + 1);

@@ -1,0 +1,153 @@
+//===- CheckpointedGradient.cpp - Lowers checkpointed gradient calls ------===//
+//
+// __capsule_autodiff_checkpointed(f, args...) becomes:
+//
+//   frame = __capsule_root_frame(f's capsule_entry)
+//   store each argument in the frame; the shadow of each pointer argument
+//     in the frame's pointer-shadow slot (null for const pointers)
+//   zero the shadow globals
+//   __capsule_run_checkpointed(&f's checkpointed entry, frame)
+//   read the adjoints of the out arguments from the frame's adjoint slots
+//
+// The checkpointed entry names the forward and reverse sweeps of the
+// derivative of f's step function (signature: the frame is dup), which the
+// driver runs as the stages of the schedule (runtime/Checkpointed.cpp).
+//===----------------------------------------------------------------------===//
+#include "CheckpointedGradient.h"
+
+#include "Diagnostics.h"
+#include "Differentiator.h"
+#include "ResumableSplitter.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+static SeededResult seededResult(const DiffSignature &Sig) {
+  Type *T = Sig.Fn->getReturnType();
+  if (!Sig.ActiveReturn)
+    return SeededResult::None;
+  return T->isFloatTy() ? SeededResult::Float : SeededResult::Double;
+}
+
+/// The parts of a signature checkpointed gradients do not handle yet.
+static bool checkSupported(const GradientRequest &R) {
+  for (Argument &A : R.Sig.Fn->args())
+    if (A.hasByValAttr()) {
+      reportBadMarkerCall(*R.Call,
+                          "argument " + Twine(A.getArgNo() + 1) + " of '" +
+                              displayName(*R.Sig.Fn) +
+                              "' is a struct passed by value, which "
+                              "__capsule_autodiff_checkpointed cannot pass "
+                              "yet; pass a pointer");
+      return false;
+    }
+  Type *RetTy = R.Sig.Fn->getReturnType();
+  if (R.Sig.ActiveReturn && !RetTy->isFloatTy() && !RetTy->isDoubleTy()) {
+    reportBadMarkerCall(*R.Call, "__capsule_autodiff_checkpointed seeds only "
+                                 "float and double results");
+    return false;
+  }
+  return true;
+}
+
+bool CheckpointedGradients::prepare(ArrayRef<GradientRequest> Requests) {
+  SetVector<Function *> Fns;
+  bool Ok = true;
+  for (const GradientRequest &R : Requests) {
+    Ok &= checkSupported(R);
+    Fns.insert(R.Sig.Fn);
+  }
+  if (!Ok || Fns.empty())
+    return Ok;
+  auto Built = buildInterruptible(D.module(), D.abi(), Fns.getArrayRef(),
+                                  /*ForCheckpointing=*/true);
+  if (!Built)
+    return false;
+  Roots = std::move(*Built);
+  for (auto &[F, Root] : Roots)
+    D.get(stageSignature(*Root.Step));
+  return true;
+}
+
+/// One stage: the step function run from its frame (dup: adjoints of the
+/// frame live in the frame's adjoint slots) to its next yield or its end.
+/// Nothing runs between the two sweeps of a stage.
+DiffSignature CheckpointedGradients::stageSignature(Function &Step) {
+  DiffSignature Sig;
+  Sig.Fn = &Step;
+  Sig.Args = {ArgActivity::Dup};
+  Sig.TopLevel = true;
+  return Sig;
+}
+
+GlobalVariable *CheckpointedGradients::checkpointedEntry(Function &Root,
+                                                         SeededResult Seed) {
+  GlobalVariable *&Entry = Entries[&Root];
+  if (Entry)
+    return Entry;
+  const InterruptibleRoot &IR = Roots.lookup(&Root);
+  Derivative Dv = D.get(stageSignature(*IR.Step));
+  Module &M = D.module();
+  StructType *Ty = D.abi().checkpointedEntryType();
+  Constant *Init = ConstantStruct::get(
+      Ty, {IR.Entry, Dv.Fwd, Dv.Rev,
+           ConstantInt::get(Type::getInt32Ty(M.getContext()),
+                            static_cast<uint32_t>(Seed))});
+  Entry = new GlobalVariable(M, Ty, /*isConstant=*/true,
+                             GlobalValue::PrivateLinkage, Init,
+                             Root.getName() + ".capsule.checkpointed");
+  return Entry;
+}
+
+Value *CheckpointedGradients::lower(const GradientRequest &R) {
+  IRBuilder<> B(R.Call);
+  RuntimeABI &ABI = D.abi();
+  Function &Root = *R.Sig.Fn;
+  Value *Frame =
+      B.CreateCall(ABI.rootFrame(), {Roots.lookup(&Root).Entry}, "frame");
+  Value *Span = ABI.loadRegionSpan(B);
+  Value *Adjoints = B.CreateGEP(B.getInt8Ty(), Frame, Span, "frame.adjoints");
+  Value *PointerShadows =
+      B.CreateGEP(B.getInt8Ty(), Frame, B.CreateShl(Span, 1), "frame.shadows");
+  auto Slot = [&](Value *Base, uint64_t Offset) {
+    return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset);
+  };
+  FrameHeader H = frameHeader(Root);
+  unsigned NextShadow = 0;
+  for (auto [K, Arg] : enumerate(R.Args)) {
+    B.CreateStore(Arg, Slot(Frame, H.ArgOffsets[K]));
+    if (!carriesPointer(Arg->getType()))
+      continue;
+    Value *Shadow = R.Sig.Args[K] == ArgActivity::Dup
+                        ? R.Shadows[NextShadow++]
+                        : Constant::getNullValue(Arg->getType());
+    B.CreateStore(Shadow, Slot(PointerShadows, H.ArgOffsets[K]));
+  }
+  const DataLayout &DL = D.module().getDataLayout();
+  for (auto &[G, Shadow] : D.shadowGlobals())
+    B.CreateMemSet(Shadow, B.getInt8(0),
+                   DL.getTypeAllocSize(Shadow->getValueType()),
+                   Shadow->getAlign());
+  B.CreateCall(ABI.runCheckpointed(),
+               {checkpointedEntry(Root, seededResult(R.Sig)), Frame});
+
+  // The adjoints of the out arguments are what the stages left in their
+  // slots (the driver zeroed the frame's adjoints first).
+  StructType *ResultTy = reverseResultType(Root.getFunctionType(), R.Sig.Args);
+  Value *Result = PoisonValue::get(ResultTy);
+  unsigned Field = 0;
+  for (auto [K, Arg] : enumerate(R.Args)) {
+    if (R.Sig.Args[K] != ArgActivity::Out)
+      continue;
+    Value *Adjoint = Slot(Adjoints, H.ArgOffsets[K]);
+    Type *Ty = Arg->getType();
+    Result = B.CreateInsertValue(Result, B.CreateLoad(Ty, Adjoint), Field++);
+  }
+  return Result;
+}
+
+} // namespace capsule

@@ -1,0 +1,40 @@
+//===- InterruptibleBuilder.h - Interruptible variants of a call graph -*- C++
+//-*-===//
+#ifndef CAPSULE_INTERRUPTIBLEBUILDER_H
+#define CAPSULE_INTERRUPTIBLEBUILDER_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+
+namespace llvm {
+class Function;
+class GlobalVariable;
+class Module;
+} // namespace llvm
+
+namespace capsule {
+
+class RuntimeABI;
+
+/// What the runtime and the passes need of one interruptible root.
+struct InterruptibleRoot {
+  llvm::Function *Step = nullptr;        ///< its step function
+  llvm::GlobalVariable *Entry = nullptr; ///< its capsule_entry constant
+};
+
+/// Makes \p Roots and every function they may call interruptible
+/// (docs/interrupt.md): step functions for the resumable ones, instrumented
+/// clones for the atomic leaves. \p ForCheckpointing marks the generated
+/// functions as checkpointed code for the differentiator and reallocates
+/// by copying (the copy then has an ordinary derivative). Returns nothing
+/// after reporting errors.
+std::optional<llvm::DenseMap<llvm::Function *, InterruptibleRoot>>
+buildInterruptible(llvm::Module &M, RuntimeABI &ABI,
+                   llvm::ArrayRef<llvm::Function *> Roots,
+                   bool ForCheckpointing);
+
+} // namespace capsule
+
+#endif
