@@ -34,6 +34,7 @@
  * objective (seeded with 1.0) and have no `out` arguments, so nothing comes
  * back; every gradient is accumulated into dup shadows. */
 void __capsule_autodiff_v(void *fn, ...);
+void __capsule_autodiff_checkpointed_v(void *fn, ...);
 
 #define BENCH_PI 3.14159265358979323846
 

@@ -1,0 +1,131 @@
+/*===- checkpointed.c - Benchmark: checkpointed vs plain reverse mode -----===*
+ *
+ * The rotation example of Siskind & Pearlmutter (2018), Fig. 8, with the
+ * authors' parameters (n = 1000, phi = 3, l in {53, 101, 211, 401, 809,
+ * 1601, 3203}; more l on the command line): time and peak RSS of the primal,
+ * the plain gradient and the checkpointed gradient (default configuration,
+ * or whatever CAPSULE_* settings are in the environment). The plain gradient
+ * is first checked against the complex-step derivative. Each measurement
+ * runs in a child process of its own, so that its peak RSS is its own. The
+ * checkpointed gradient is compared with the plain one (largest relative
+ * difference, and whether they are bit-identical).
+ *===----------------------------------------------------------------------===*/
+#include "bench_util.h"
+#include "rotation_bench.h"
+
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum mode { PRIMAL, PLAIN, CHECKPOINTED };
+static const char *const mode_name[] = {"primal", "plain", "checkpointed"};
+
+static void checkpointed_gradient(rotation_ctx *c) {
+  memset(c->d_x0, 0, sizeof(double) * (size_t)c->n);
+  memset(c->d_work, 0, sizeof(double) * (size_t)c->n);
+  __capsule_autodiff_checkpointed_v((void *)rotation_objective, capsule_dup,
+                                    c->x0, c->d_x0, capsule_dup, c->work,
+                                    c->d_work, capsule_const, c->n,
+                                    capsule_const, c->l, capsule_const, c->phi);
+}
+
+typedef struct measurement {
+  double seconds;
+  double maxrss_mib;
+} measurement;
+
+/* Runs one mode of one size in a child; its gradient goes to `out`. */
+static measurement measure(enum mode m, long n, long l, double phi,
+                           double *out) {
+  int fd[2];
+  if (pipe(fd) != 0)
+    exit(2);
+  pid_t pid = fork();
+  if (pid == 0) {
+    rotation_ctx c;
+    rotation_setup(&c, n, l, phi);
+    double t0 = bench_now();
+    if (m == PRIMAL)
+      rotation_primal(&c);
+    else if (m == PLAIN)
+      rotation_gradient(&c);
+    else
+      checkpointed_gradient(&c);
+    double t = bench_now() - t0;
+    if (m != PRIMAL)
+      memcpy(out, c.d_x0, sizeof(double) * (size_t)n);
+    rotation_free(&c);
+    if (write(fd[1], &t, sizeof t) != sizeof t)
+      _exit(2);
+    _exit(0);
+  }
+  measurement r = {0, 0};
+  int status;
+  struct rusage ru;
+  if (read(fd[0], &r.seconds, sizeof r.seconds) != sizeof r.seconds ||
+      wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
+      WEXITSTATUS(status) != 0) {
+    printf("%s l=%ld failed\n", mode_name[m], l);
+    exit(1);
+  }
+  close(fd[0]);
+  close(fd[1]);
+  r.maxrss_mib = (double)ru.ru_maxrss / 1024.0;
+  return r;
+}
+
+int main(int argc, char **argv) {
+  const long n = 1000;
+  const double phi = 3.0;
+  long ls[32] = {53, 101, 211, 401, 809, 1601, 3203};
+  int count = 7;
+  for (int i = 1; i < argc && count < 32; i++)
+    ls[count++] = atol(argv[i]);
+  /* In a child too: the pages it touches would count in every later
+   * child's peak RSS. */
+  fflush(stdout);
+  if (fork() == 0) {
+    rotation_ctx check;
+    rotation_setup(&check, n, ls[0], phi);
+    int fails = rotation_verify(&check, "rotation (plain gradient)");
+    fflush(stdout);
+    _exit(fails != 0);
+  }
+  int status;
+  if (wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    printf("gradient check FAILED, no timings reported\n");
+    return 1;
+  }
+  double *plain = mmap(NULL, sizeof(double) * n, PROT_READ | PROT_WRITE,
+                       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  double *ckpt = mmap(NULL, sizeof(double) * n, PROT_READ | PROT_WRITE,
+                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  printf("rotation n=%ld phi=%g; seconds and peak RSS (MiB) per run, each "
+         "in its own process\n",
+         n, phi);
+  printf("%6s %12s | %9s %8s | %9s %8s | %9s %8s | %7s %7s %9s %s\n", "l",
+         "inner iters", "primal s", "RSS", "plain s", "RSS", "ckpt s", "RSS",
+         "plain/p", "ckpt/p", "ckpt-p MB", "max rel diff");
+  for (int i = 0; i < count; i++) {
+    long l = ls[i];
+    measurement p = measure(PRIMAL, n, l, phi, NULL);
+    measurement g = measure(PLAIN, n, l, phi, plain);
+    measurement k = measure(CHECKPOINTED, n, l, phi, ckpt);
+    double diff = 0;
+    int identical = 1;
+    for (long j = 0; j < n; j++) {
+      double d = fabs(plain[j] - ckpt[j]) / fmax(fabs(plain[j]), 1e-300);
+      diff = fmax(diff, d);
+      identical &= plain[j] == ckpt[j];
+    }
+    printf("%6ld %12ld | %9.4f %8.1f | %9.4f %8.1f | %9.4f %8.1f | %7.2f "
+           "%7.2f %9.1f %.3g%s\n",
+           l, rotation_total_inner(l, phi), p.seconds, p.maxrss_mib, g.seconds,
+           g.maxrss_mib, k.seconds, k.maxrss_mib, g.seconds / p.seconds,
+           k.seconds / p.seconds, (k.maxrss_mib - p.maxrss_mib) * 1.048576,
+           diff, identical ? " (bit-identical)" : "");
+    fflush(stdout);
+  }
+  return 0;
+}
