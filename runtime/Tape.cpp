@@ -171,10 +171,19 @@ void registerCleanup(ThreadTape &T) {
   std::abort();
 }
 
+// A green run cycles through the first GreenWindowBytes of the chunk (or
+// one record, if larger): the pages it writes count in the program's
+// resident memory, and its records are never read.
+constexpr uint64_t GreenWindowBytes = uint64_t(64) << 10;
+
+char *greenWindowEnd(Chunk &C, uint64_t N) {
+  return C.begin() + std::min(C.Capacity, std::max(N, GreenWindowBytes));
+}
+
 // A push in a green run: its record is never read, so it starts over at the
-// beginning of the current chunk, whose whole capacity serves since nothing
-// counts toward the limit. The tape was empty when the run began, so the
-// current chunk has none below it.
+// beginning of the current chunk, in its window (nothing counts toward the
+// limit). The tape was empty when the run began, so the current chunk has
+// none below it.
 void *greenPush(ThreadTape &T, uint64_t N) {
   Chunk *C = currentChunk();
   if (!C || C->Capacity < N) {
@@ -188,7 +197,7 @@ void *greenPush(ThreadTape &T, uint64_t N) {
     C->BytesBelow = 0;
     C->End = C->begin() + C->Capacity;
   }
-  __capsule_tape = {C->begin() + N, C->begin() + C->Capacity, C->begin()};
+  __capsule_tape = {C->begin() + N, greenWindowEnd(*C, N), C->begin()};
   return C->begin();
 }
 
@@ -275,8 +284,11 @@ TapeChunkCounts tapeChunkCounts() { return ThisThread.Chunks; }
 void setTapeChunkBytes(uint64_t Bytes) { ChunkBytes.store(Bytes); }
 
 void tapeBeginGreenRun() {
-  if (uint64_t InUse = bytesInUse(currentChunk()))
+  Chunk *C = currentChunk();
+  if (uint64_t InUse = bytesInUse(C))
     failGreenRun("a green run began with records on the gradient tape", InUse);
+  if (C)
+    __capsule_tape.chunk_end = greenWindowEnd(*C, 0);
 }
 
 // Empties the tape and caps the current chunk at the limit again, so the
