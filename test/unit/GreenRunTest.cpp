@@ -65,6 +65,24 @@ TEST_F(GreenRunTest, PushesDoNotGrowTheTape) {
   EXPECT_EQ(tapePeakBytes(), 20u * 48);
 }
 
+// The records of a green run are never read; the memory they cycle through
+// stays small (it counts in the program's resident memory) even in a large
+// chunk and over many megabytes of pushes.
+TEST_F(GreenRunTest, RecordsCycleThroughASmallWindow) {
+  setTapeChunkBytes(DefaultChunkBytes);
+  tapeFree();
+  beginGreenRun();
+  char *Lowest = nullptr, *Highest = nullptr;
+  for (unsigned I = 0; I != 100000; ++I) {
+    auto *Record = static_cast<char *>(tapePush(64));
+    std::memset(Record, 1, 64);
+    Lowest = !Lowest || Record < Lowest ? Record : Lowest;
+    Highest = !Highest || Record > Highest ? Record : Highest;
+  }
+  endGreenRun();
+  EXPECT_LE(Highest + 64 - Lowest, 64 << 10);
+}
+
 TEST_F(GreenRunTest, TapedSweepsAroundAGreenRunWork) {
   roundTrip(100, 24);
   tapeReset();
