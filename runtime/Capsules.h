@@ -16,7 +16,11 @@ struct Capsule;
 
 /// Runs a computation from its frame until it yields (returns true) or
 /// returns (false), charging the thread's step budget.
-using StepRunner = bool (*)(void *Context, void *Frame);
+using StepRunner = bool (*)(const void *Context, void *Frame);
+
+/// The StepRunner of the root's own step function; Context is its
+/// capsule_entry.
+bool runStepFunction(const void *Entry, void *Frame);
 
 /// A capsule of the root computation of Entry, whose arguments are in
 /// Frame, before its first step.
@@ -25,7 +29,7 @@ Capsule *captureStart(const capsule_entry *Entry, void *Frame);
 /// Rolls memory back to C, which must be the newest live capsule, and runs
 /// Runner(Context, frame) for Limit steps from there. Returns whether it
 /// yielded; *Done is set to the steps it took.
-bool runFrom(Capsule *C, uint64_t Limit, StepRunner Runner, void *Context,
+bool runFrom(Capsule *C, uint64_t Limit, StepRunner Runner, const void *Context,
              uint64_t *Done);
 
 /// A new capsule of the state a run from From left after Done steps.

@@ -104,5 +104,4 @@ void resetCheckpointConfigForTesting();
 
 } // namespace capsule
 
-
 #endif // CAPSULE_RUNTIME_CHECKPOINTCONFIG_H

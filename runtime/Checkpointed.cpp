@@ -27,35 +27,33 @@
 #include "Journal.h"
 #include "RuntimeRegion.h"
 #include "Scheduler.h"
+#include "Support.h"
 #include "Tape.h"
 
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <time.h>
 
 namespace capsule {
 namespace {
 
-double now() {
-  timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return static_cast<double>(T.tv_sec) + static_cast<double>(T.tv_nsec) * 1e-9;
-}
-
 /// The forward sweep of the root's step function, on its frame and the
 /// frame's adjoints one region span above it.
-bool runForwardSweep(void *Entry, void *Frame) {
+bool runForwardSweep(const void *Entry, void *Frame) {
   auto *E = static_cast<const capsule_checkpointed_entry *>(Entry);
   return (E->forward(Frame,
                      static_cast<char *>(Frame) + __capsule_region_span) &
           1) != 0;
 }
 
-bool runStepFunction(void *Entry, void *Frame) {
-  auto *E = static_cast<const capsule_checkpointed_entry *>(Entry);
-  return (E->entry->step(Frame) & 1) != 0;
+/// Runs the forward sweep from C for Limit steps untaped (a green run).
+bool greenRun(const capsule_checkpointed_entry &E, Capsule *C, uint64_t Limit,
+              uint64_t *Done) {
+  beginGreenRun();
+  bool Yielded = runFrom(C, Limit, runForwardSweep, &E, Done);
+  endGreenRun();
+  return Yielded;
 }
 
 struct Timings {
@@ -70,13 +68,10 @@ public:
   Snapshot interrupt(Snapshot From, uint64_t Steps,
                      uint64_t *Reached) override {
     auto *C = static_cast<Capsule *>(From);
-    double Start = now();
+    double Start = monotonicSeconds();
     uint64_t Done;
-    beginGreenRun();
-    runFrom(C, Steps, runForwardSweep,
-            const_cast<capsule_checkpointed_entry *>(&E), &Done);
-    endGreenRun();
-    T.Primal += now() - Start;
+    greenRun(E, C, Steps, &Done);
+    T.Primal += monotonicSeconds() - Start;
     *Reached = capsuleSteps(C) + Done;
     return captureAfter(C, Done);
   }
@@ -84,10 +79,10 @@ public:
   void gradientOfStage(Snapshot From, uint64_t Steps) override {
     auto *C = static_cast<Capsule *>(From);
     bool Last = capsuleSteps(C) + Steps >= N;
-    double Start = now();
+    double Start = monotonicSeconds();
     uint64_t Done;
-    bool Yielded = runFrom(C, Last ? UINT64_MAX : Steps, runForwardSweep,
-                           const_cast<capsule_checkpointed_entry *>(&E), &Done);
+    bool Yielded =
+        runFrom(C, Last ? UINT64_MAX : Steps, runForwardSweep, &E, &Done);
     if (Yielded == Last || Done != Steps)
       failInternal("a stage of %s from step %llu ran %llu steps, not %llu",
                    E.entry->name,
@@ -95,12 +90,12 @@ public:
                    static_cast<unsigned long long>(Done),
                    static_cast<unsigned long long>(Steps));
     tapeRecordPeak();
-    double Middle = now();
+    double Middle = monotonicSeconds();
     T.Forward += Middle - Start;
     if (Last)
       seedResult();
     E.reverse();
-    T.Reverse += now() - Middle;
+    T.Reverse += monotonicSeconds() - Middle;
   }
 
   void release(Snapshot S) override {
@@ -179,15 +174,12 @@ extern "C" void __capsule_run_checkpointed(const capsule_checkpointed_entry *E,
   Capsule *Start = captureStart(E->entry, Frame);
 
   // PRIMOPS, as a green run so that it needs no code of its own.
-  double Begin = now();
+  double Begin = monotonicSeconds();
   uint64_t N;
-  beginGreenRun();
-  if (runFrom(Start, UINT64_MAX, runForwardSweep,
-              const_cast<capsule_checkpointed_entry *>(E), &N))
+  if (greenRun(*E, Start, UINT64_MAX, &N))
     failInternal("the forward sweep of %s yielded with an unlimited budget",
                  E->entry->name);
-  endGreenRun();
-  double Primops = now() - Begin;
+  double Primops = monotonicSeconds() - Begin;
 
   ScheduleParams Params = resolvePolicy(Policy, N);
   CheckpointedRun Run(*E, Frame, N);
@@ -196,8 +188,7 @@ extern "C" void __capsule_run_checkpointed(const capsule_checkpointed_entry *E,
 
   // Leave memory as the computation leaves it.
   uint64_t Done;
-  runFrom(Start, UINT64_MAX, runStepFunction,
-          const_cast<capsule_checkpointed_entry *>(E), &Done);
+  runFrom(Start, UINT64_MAX, runStepFunction, E->entry, &Done);
   releaseCapsule(Start);
   __capsule_gradient_end();
   if (statsEnabled()) {

@@ -132,13 +132,11 @@ void frameStackFree() {
 
 extern "C" void __capsule_frame_grow(char *End) {
   capsule::ThreadFrameStack &S = capsule::ThisThread;
-  if (!S.Base || End < S.Base) {
-    std::fprintf(stderr,
-                 "capsule: internal error: __capsule_frame_grow(%p) outside "
-                 "this thread's frame stack (based at %p)\n",
-                 static_cast<void *>(End), static_cast<void *>(S.Base));
-    std::abort();
-  }
+  if (!S.Base || End < S.Base)
+    capsule::failInternal("__capsule_frame_grow(%p) outside this thread's "
+                          "frame stack (based at %p)",
+                          static_cast<void *>(End),
+                          static_cast<void *>(S.Base));
   if (uint64_t(End - S.Base) > S.Reserved)
     capsule::failExhausted(S.Reserved);
   capsule::commitTo(S, End);

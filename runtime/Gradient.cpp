@@ -7,16 +7,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <time.h>
 
 namespace {
-
-// Seconds on a clock that only moves forward.
-double now() {
-  timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return static_cast<double>(T.tv_sec) + static_cast<double>(T.tv_nsec) * 1e-9;
-}
 
 __thread double CallStart;
 
@@ -41,7 +33,7 @@ extern "C" void __capsule_gradient_begin(void) {
   capsule::tapeLimit();
   capsule::statsEnabled();
   capsule::tapeReset();
-  CallStart = now();
+  CallStart = capsule::monotonicSeconds();
 }
 
 extern "C" void __capsule_gradient_forward_done(void) {
@@ -49,7 +41,7 @@ extern "C" void __capsule_gradient_forward_done(void) {
 }
 
 extern "C" void __capsule_gradient_end(void) {
-  double Seconds = now() - CallStart;
+  double Seconds = capsule::monotonicSeconds() - CallStart;
   uint64_t PeakBytes = capsule::tapePeakBytes();
   uint64_t Call;
   {

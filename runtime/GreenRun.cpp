@@ -4,6 +4,7 @@
 // at the run's edges is theirs (Tape.cpp, Shadow.cpp).
 //===----------------------------------------------------------------------===//
 #include "GreenRun.h"
+#include "Config.h"
 #include "ScratchShadows.h"
 
 #include <cstdio>
@@ -14,11 +15,6 @@ namespace {
 
 __thread bool Active;
 __thread char *ScratchMark;
-
-[[noreturn]] void failInternal(const char *What) {
-  std::fprintf(stderr, "capsule: internal error: %s\n", What);
-  std::abort();
-}
 
 } // namespace
 

@@ -36,6 +36,10 @@ namespace capsule {
 
 struct ThreadDriver;
 
+bool runStepFunction(const void *Entry, void *Frame) {
+  return (static_cast<const capsule_entry *>(Entry)->step(Frame) & 1) != 0;
+}
+
 struct Capsule {
   uint64_t Magic;
   const capsule_entry *Entry;
@@ -177,21 +181,16 @@ int64_t budgetFor(uint64_t Limit) {
   return Limit > uint64_t(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(Limit);
 }
 
-bool runEntryStep(void *Entry, void *Frame) {
-  return (static_cast<const capsule_entry *>(Entry)->step(Frame) & 1) != 0;
-}
-
 // Runs Entry's computation on Frame with Budget steps: its step function,
 // or Runner(Context, Frame) when given. Returns whether it yielded; Done is
 // set to the steps it took.
 bool run(ThreadDriver &D, const capsule_entry *Entry, void *Frame,
-         int64_t Budget, uint64_t &Done, StepRunner Runner = runEntryStep,
-         void *Context = nullptr) {
+         int64_t Budget, uint64_t &Done, StepRunner Runner = runStepFunction,
+         const void *Context = nullptr) {
   D.Running = Entry;
   __capsule_budget = Budget;
   RunStackTop = static_cast<char *>(__builtin_frame_address(0));
-  bool Yielded =
-      Runner(Context ? Context : const_cast<capsule_entry *>(Entry), Frame);
+  bool Yielded = Runner(Context ? Context : Entry, Frame);
   RunStackTop = nullptr;
   int64_t Left = __capsule_budget;
   D.Running = nullptr;
@@ -260,7 +259,7 @@ Capsule *captureStart(const capsule_entry *Entry, void *Frame) {
   return reinterpret_cast<Capsule *>(capture(D, Entry, Frame, 0));
 }
 
-bool runFrom(Capsule *C, uint64_t Limit, StepRunner Runner, void *Context,
+bool runFrom(Capsule *C, uint64_t Limit, StepRunner Runner, const void *Context,
              uint64_t *Done) {
   ThreadDriver &D = driver();
   if (C != D.Newest || threadJournal().depth() != C->Depth)

@@ -9,6 +9,7 @@
 #define CAPSULE_RUNTIME_SUPPORT_H
 
 #include <pthread.h>
+#include <time.h>
 
 namespace capsule {
 
@@ -23,6 +24,13 @@ public:
 private:
   pthread_mutex_t &M;
 };
+
+/// Seconds on a clock that only moves forward.
+inline double monotonicSeconds() {
+  timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return static_cast<double>(T.tv_sec) + static_cast<double>(T.tv_nsec) * 1e-9;
+}
 
 } // namespace capsule
 

@@ -165,12 +165,6 @@ void registerCleanup(ThreadTape &T) {
   T.CleanupRegistered = true;
 }
 
-[[noreturn]] void failGreenRun(const char *What, uint64_t Bytes) {
-  std::fprintf(stderr, "capsule: internal error: %s (%llu bytes)\n", What,
-               static_cast<unsigned long long>(Bytes));
-  std::abort();
-}
-
 // A green run cycles through the first GreenWindowBytes of the chunk (or
 // one record, if larger): the pages it writes count in the program's
 // resident memory, and its records are never read.
@@ -236,8 +230,9 @@ extern "C" void *__capsule_tape_push_slow(uint64_t N) {
 
 extern "C" void *__capsule_tape_pop_slow(uint64_t N) {
   if (__builtin_expect(capsule::inGreenRun(), 0))
-    failGreenRun("a record was popped from the gradient tape in a green run",
-                 N);
+    capsule::failInternal("a record was popped from the gradient tape in a "
+                          "green run (%llu bytes)",
+                          static_cast<unsigned long long>(N));
   Chunk *Current = currentChunk();
   Chunk *Below = Current ? Current->Below : nullptr;
   if (!Below || uint64_t(Current->BelowTop - Below->begin()) < N)
@@ -286,7 +281,9 @@ void setTapeChunkBytes(uint64_t Bytes) { ChunkBytes.store(Bytes); }
 void tapeBeginGreenRun() {
   Chunk *C = currentChunk();
   if (uint64_t InUse = bytesInUse(C))
-    failGreenRun("a green run began with records on the gradient tape", InUse);
+    failInternal("a green run began with records on the gradient tape (%llu "
+                 "bytes)",
+                 static_cast<unsigned long long>(InUse));
   if (C)
     __capsule_tape.chunk_end = greenWindowEnd(*C, 0);
 }
