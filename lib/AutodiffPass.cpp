@@ -84,11 +84,7 @@ void lowerRequest(Differentiator &D, const GradientRequest &R) {
   Derivative Dv = D.get(R.Sig);
   IRBuilder<> B(&Call);
   B.CreateCall(ABI.gradientBegin());
-  const DataLayout &DL = Call.getModule()->getDataLayout();
-  for (auto &[G, Shadow] : D.shadowGlobals())
-    B.CreateMemSet(Shadow, B.getInt8(0),
-                   DL.getTypeAllocSize(Shadow->getValueType()),
-                   Shadow->getAlign());
+  D.emitZeroShadowGlobals(B);
   SmallVector<Value *, 12> FwdArgs(R.Args.begin(), R.Args.end());
   FwdArgs.append(R.Shadows.begin(), R.Shadows.end());
   B.CreateCall(Dv.Fwd, FwdArgs);

@@ -107,8 +107,7 @@ Value *CheckpointedGradients::lower(const GradientRequest &R) {
   IRBuilder<> B(R.Call);
   RuntimeABI &ABI = D.abi();
   Function &Root = *R.Sig.Fn;
-  Value *Frame =
-      B.CreateCall(ABI.rootFrame(), {Roots.lookup(&Root).Entry}, "frame");
+  Value *Frame = emitRootFrame(B, ABI, Roots.lookup(&Root), Root, R.Args);
   Value *Span = ABI.loadRegionSpan(B);
   Value *Adjoints = B.CreateGEP(B.getInt8Ty(), Frame, Span, "frame.adjoints");
   Value *PointerShadows =
@@ -119,7 +118,6 @@ Value *CheckpointedGradients::lower(const GradientRequest &R) {
   FrameHeader H = frameHeader(Root);
   unsigned NextShadow = 0;
   for (auto [K, Arg] : enumerate(R.Args)) {
-    B.CreateStore(Arg, Slot(Frame, H.ArgOffsets[K]));
     if (!carriesPointer(Arg->getType()))
       continue;
     Value *Shadow = R.Sig.Args[K] == ArgActivity::Dup
@@ -127,11 +125,7 @@ Value *CheckpointedGradients::lower(const GradientRequest &R) {
                         : Constant::getNullValue(Arg->getType());
     B.CreateStore(Shadow, Slot(PointerShadows, H.ArgOffsets[K]));
   }
-  const DataLayout &DL = D.module().getDataLayout();
-  for (auto &[G, Shadow] : D.shadowGlobals())
-    B.CreateMemSet(Shadow, B.getInt8(0),
-                   DL.getTypeAllocSize(Shadow->getValueType()),
-                   Shadow->getAlign());
+  D.emitZeroShadowGlobals(B);
   B.CreateCall(ABI.runCheckpointed(),
                {checkpointedEntry(Root, seededResult(R.Sig)), Frame});
 

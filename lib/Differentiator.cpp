@@ -150,7 +150,7 @@ GlobalVariable *Differentiator::shadowGlobal(GlobalVariable *G) {
                            Constant::getNullValue(G->getValueType()),
                            G->getName() + ".capsule.shadow");
     S->setAlignment(G->getAlign());
-    ShadowGlobals.push_back({G, S});
+    ShadowGlobals.push_back(S);
   }
   return S;
 }
@@ -168,6 +168,14 @@ Constant *Differentiator::shadowOfConstant(Constant *C) {
     return Ops[0] ? CE->getWithOperands(Ops) : nullptr;
   }
   return nullptr;
+}
+
+void Differentiator::emitZeroShadowGlobals(IRBuilder<> &B) const {
+  const DataLayout &DL = M.getDataLayout();
+  for (GlobalVariable *Shadow : ShadowGlobals)
+    B.CreateMemSet(Shadow, B.getInt8(0),
+                   DL.getTypeAllocSize(Shadow->getValueType()),
+                   Shadow->getAlign());
 }
 
 } // namespace capsule

@@ -19,6 +19,7 @@
 
 #include "RuntimeABI.h"
 #include "Signature.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/PassManager.h"
 
 #include <deque>
@@ -59,12 +60,10 @@ public:
   llvm::GlobalVariable *shadowGlobal(llvm::GlobalVariable *G);
   /// The shadow of a constant pointer expression, or null if it has none.
   llvm::Constant *shadowOfConstant(llvm::Constant *C);
-  /// Every shadow global created so far; each gradient call zeroes them
-  /// first, so adjoints left from a previous call never leak into the next.
-  llvm::ArrayRef<std::pair<llvm::GlobalVariable *, llvm::GlobalVariable *>>
-  shadowGlobals() const {
-    return ShadowGlobals;
-  }
+  /// Emits, at \p B's insertion point, the zeroing of every shadow global
+  /// created so far. Each gradient starts with it, so that adjoints left
+  /// from a previous call never leak into the next.
+  void emitZeroShadowGlobals(llvm::IRBuilder<> &B) const;
 
   llvm::Module &module() { return M; }
   RuntimeABI &abi() { return ABI; }
@@ -83,8 +82,8 @@ private:
   std::deque<DiffSignature> Pending;
   llvm::DenseMap<llvm::Function *, llvm::Function *> Prepared;
   llvm::DenseMap<llvm::GlobalVariable *, llvm::GlobalVariable *> ShadowOf;
-  llvm::SmallVector<std::pair<llvm::GlobalVariable *, llvm::GlobalVariable *>>
-      ShadowGlobals;
+  /// The values of ShadowOf, in creation order (deterministic output).
+  llvm::SmallVector<llvm::GlobalVariable *> ShadowGlobals;
   bool Failed = false;
 };
 

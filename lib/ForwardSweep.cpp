@@ -214,16 +214,9 @@ void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
   case CalleeKind::Alloc:
   case CalleeKind::Calloc:
   case CalleeKind::AlignedAlloc:
-    if (Checkpointed) {
-      Shadow = derivedArenaShadow(B, FwdI);
-      break;
-    }
-    if (Info.Kind == CalleeKind::Calloc)
-      Shadow =
-          B.CreateCall(D.abi().shadowAlloc(), {B.CreateMul(Arg(0), Arg(1))});
-    else
-      Shadow = B.CreateCall(D.abi().shadowAlloc(),
-                            {Arg(Info.Kind == CalleeKind::Alloc ? 0 : 1)});
+    Shadow = Checkpointed ? derivedArenaShadow(B, FwdI)
+                          : B.CreateCall(D.abi().shadowAlloc(),
+                                         {allocatedBytes(B, Info.Kind, Arg)});
     break;
   case CalleeKind::Realloc:
     Shadow = B.CreateCall(D.abi().shadowRealloc(),

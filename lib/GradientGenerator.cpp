@@ -57,4 +57,18 @@ void GradientGenerator::run() {
     PromoteMemToReg(Slots, RevDT);
 }
 
+Value *GradientGenerator::allocatedBytes(IRBuilder<> &B, CalleeKind Kind,
+                                         function_ref<Value *(unsigned)> Arg) {
+  switch (Kind) {
+  case CalleeKind::Alloc: // malloc(size), new(size)
+    return Arg(0);
+  case CalleeKind::Calloc: // calloc(count, size)
+    return B.CreateMul(Arg(0), Arg(1));
+  case CalleeKind::AlignedAlloc: // aligned_alloc(alignment, size)
+    return Arg(1);
+  default:
+    llvm_unreachable("not an allocation");
+  }
+}
+
 } // namespace capsule

@@ -180,6 +180,11 @@ private:
       llvm::Type *ResultTy,
       llvm::function_ref<llvm::Value *(llvm::IRBuilder<> &, llvm::Function *)>
           EmitCall);
+  /// The bytes an allocation of kind \p Kind (Alloc, Calloc, AlignedAlloc)
+  /// asks for, from its i64 arguments \p Arg(K).
+  static llvm::Value *
+  allocatedBytes(llvm::IRBuilder<> &B, CalleeKind Kind,
+                 llvm::function_ref<llvm::Value *(unsigned)> Arg);
   bool reachesExit(llvm::BasicBlock *BB) const {
     return ReachesExit.contains(BB);
   }

@@ -38,14 +38,11 @@ SmallVector<RunCall, 8> findRunMarkerCalls(Module &M) {
 
 /// The marker call becomes: take the root frame, store the arguments in
 /// it, run the driver.
-static void lowerRunRequest(const RunRequest &R, GlobalVariable *Entry,
+static void lowerRunRequest(const RunRequest &R, const InterruptibleRoot &Root,
                             RuntimeABI &ABI) {
   IRBuilder<> B(R.Call);
-  Value *Frame = B.CreateCall(ABI.rootFrame(), {Entry}, "frame");
-  FrameHeader H = frameHeader(*R.Fn);
-  for (auto [I, Arg] : enumerate(R.Args))
-    B.CreateStore(Arg, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Frame,
-                                                    H.ArgOffsets[I]));
+  Value *Frame = emitRootFrame(B, ABI, Root, *R.Fn, R.Args);
+  GlobalVariable *Entry = Root.Entry;
   Value *Result =
       R.Kind == RunMarkerKind::Primops
           ? B.CreateCall(ABI.runPrimops(), {Entry, Frame})
@@ -70,7 +67,7 @@ PreservedAnalyses InterruptPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (auto Built = buildInterruptible(M, ABI, Roots.getArrayRef(),
                                         /*ForCheckpointing=*/false))
       for (const RunRequest &R : Requests)
-        lowerRunRequest(R, Built->lookup(R.Fn).Entry, ABI);
+        lowerRunRequest(R, Built->lookup(R.Fn), ABI);
   for (auto [Call, Kind] : Calls)
     eraseMarkerCall(*Call);
 

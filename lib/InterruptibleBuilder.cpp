@@ -278,4 +278,15 @@ buildInterruptible(Module &M, RuntimeABI &ABI, ArrayRef<Function *> Roots,
   return InterruptibleBuilder(M, ABI, ForCheckpointing).build(Roots);
 }
 
+Value *emitRootFrame(IRBuilder<> &B, RuntimeABI &ABI,
+                     const InterruptibleRoot &Root, const Function &Fn,
+                     ArrayRef<Value *> Args) {
+  Value *Frame = B.CreateCall(ABI.rootFrame(), {Root.Entry}, "frame");
+  FrameHeader H = frameHeader(Fn);
+  for (auto [I, Arg] : enumerate(Args))
+    B.CreateStore(Arg, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Frame,
+                                                    H.ArgOffsets[I]));
+  return Frame;
+}
+
 } // namespace capsule

@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/IRBuilder.h"
 
 #include <optional>
 
@@ -12,6 +13,7 @@ namespace llvm {
 class Function;
 class GlobalVariable;
 class Module;
+class Value;
 } // namespace llvm
 
 namespace capsule {
@@ -34,6 +36,14 @@ std::optional<llvm::DenseMap<llvm::Function *, InterruptibleRoot>>
 buildInterruptible(llvm::Module &M, RuntimeABI &ABI,
                    llvm::ArrayRef<llvm::Function *> Roots,
                    bool ForCheckpointing);
+
+/// Emits, at \p B's insertion point, the start of a run of \p Root (a marker
+/// call's lowering): the root frame from the runtime, \p Args stored at
+/// their offsets in it. Returns the frame.
+llvm::Value *emitRootFrame(llvm::IRBuilder<> &B, RuntimeABI &ABI,
+                           const InterruptibleRoot &Root,
+                           const llvm::Function &Fn,
+                           llvm::ArrayRef<llvm::Value *> Args);
 
 } // namespace capsule
 

@@ -650,10 +650,8 @@ void GradientGenerator::reverseArenaAllocation(CallBase &Call,
   auto Arg = [&](unsigned K) {
     return RB.CreateZExtOrTrunc(primal(Call.getArgOperand(K)), RB.getInt64Ty());
   };
-  Value *Bytes = Kind == CalleeKind::Calloc  ? RB.CreateMul(Arg(0), Arg(1))
-                 : Kind == CalleeKind::Alloc ? Arg(0)
-                                             : Arg(1);
-  RB.CreateMemSet(shadow(&Call), RB.getInt8(0), Bytes, MaybeAlign());
+  RB.CreateMemSet(shadow(&Call), RB.getInt8(0), allocatedBytes(RB, Kind, Arg),
+                  MaybeAlign());
 }
 
 void GradientGenerator::reverseRealloc(CallBase &Call) {

@@ -11,14 +11,17 @@
 
 ; CHECK-LABEL: define double @grad(
 ; CHECK: %frame = call ptr @__capsule_root_frame(ptr @f.capsule.entry)
+; CHECK: %[[XSLOT:.*]] = getelementptr inbounds i8, ptr %frame, i64 16
+; CHECK: store ptr %x, ptr %[[XSLOT]], align 8
 ; CHECK: %region.span = load i64, ptr @__capsule_region_span
 ; CHECK: %frame.adjoints = getelementptr i8, ptr %frame, i64 %region.span
 ; CHECK: %[[TWICE:.*]] = shl i64 %region.span, 1
 ; CHECK: %frame.shadows = getelementptr i8, ptr %frame, i64 %[[TWICE]]
-; CHECK: store ptr %x, ptr %[[XSLOT:.*]], align 8
-; CHECK: store ptr %dx, ptr %[[XSHADOWSLOT:.*]], align 8
+; CHECK: %[[XSHADOW:.*]] = getelementptr inbounds i8, ptr %frame.shadows, i64 16
+; CHECK: store ptr %dx, ptr %[[XSHADOW]], align 8
 ; CHECK: call void @__capsule_run_checkpointed(ptr @f.capsule.checkpointed, ptr %frame)
-; CHECK: load double, ptr
+; CHECK: %[[KADJOINT:.*]] = getelementptr inbounds i8, ptr %frame.adjoints, i64 24
+; CHECK: load double, ptr %[[KADJOINT]]
 
 ; CHECK: define internal i1 @f.capsule.step({{.*}} #[[STEPATTRS:[0-9]+]]
 ; CHECK: define internal i1 @f.capsule.step.capsule.fwd.d(ptr %0, ptr %"frame'")
