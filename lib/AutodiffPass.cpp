@@ -5,6 +5,7 @@
 
 #include "Differentiator.h"
 #include "GeneratedCode.h"
+#include "JournalBarriers.h"
 #include "MarkerCalls.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -139,6 +140,7 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
     eraseMarkerCall(*MC.Call);
 
   D.finish();
+  expandJournalBarriers(M, D.abi());
   verifyGenerated(M);
   if (Cleanup)
     cleanUpGenerated(M, *Cleanup, FAM);

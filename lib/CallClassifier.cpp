@@ -188,8 +188,8 @@ static bool hasNoDerivative(StringRef Name) {
       .Cases("exit", "abort", "_exit", "__assert_fail", true)
       // The bookkeeping of interruptible code: saving memory for capsules,
       // growing the frame stack, sizing a block to reallocate.
-      .Cases("__capsule_journal_write", "__capsule_frame_grow",
-             "__capsule_arena_usable_size", true)
+      .Cases("__capsule_journal_write", "__capsule_journal_barrier",
+             "__capsule_frame_grow", "__capsule_arena_usable_size", true)
       .Cases("__cxa_throw", "__cxa_allocate_exception", "__cxa_begin_catch",
              "__cxa_end_catch", "__cxa_rethrow", "_ZSt9terminatev", true)
       .Default(false);

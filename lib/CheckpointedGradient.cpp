@@ -68,19 +68,24 @@ bool CheckpointedGradients::prepare(ArrayRef<GradientRequest> Requests) {
   if (!Built)
     return false;
   Roots = std::move(*Built);
-  for (auto &[F, Root] : Roots)
+  for (auto &[F, Root] : Roots) {
     D.get(stageSignature(*Root.Step));
+    D.get(stageSignature(*Root.Step, /*Untaped=*/true));
+  }
   return true;
 }
 
 /// One stage: the step function run from its frame (dup: adjoints of the
 /// frame live in the frame's adjoint slots) to its next yield or its end.
-/// Nothing runs between the two sweeps of a stage.
-DiffSignature CheckpointedGradients::stageSignature(Function &Step) {
+/// Nothing runs between the two sweeps of a stage. The untaped variant is
+/// the stage's forward sweep without a tape: how the driver re-executes.
+DiffSignature CheckpointedGradients::stageSignature(Function &Step,
+                                                    bool Untaped) {
   DiffSignature Sig;
   Sig.Fn = &Step;
   Sig.Args = {ArgActivity::Dup};
   Sig.TopLevel = true;
+  Sig.Untaped = Untaped;
   return Sig;
 }
 
@@ -91,10 +96,11 @@ GlobalVariable *CheckpointedGradients::checkpointedEntry(Function &Root,
     return Entry;
   const InterruptibleRoot &IR = Roots.lookup(&Root);
   Derivative Dv = D.get(stageSignature(*IR.Step));
+  Function *Untaped = D.get(stageSignature(*IR.Step, /*Untaped=*/true)).Fwd;
   Module &M = D.module();
   StructType *Ty = D.abi().checkpointedEntryType();
   Constant *Init = ConstantStruct::get(
-      Ty, {IR.Entry, Dv.Fwd, Dv.Rev,
+      Ty, {IR.Entry, Dv.Fwd, Dv.Rev, Untaped,
            ConstantInt::get(Type::getInt32Ty(M.getContext()),
                             static_cast<uint32_t>(Seed))});
   Entry = new GlobalVariable(M, Ty, /*isConstant=*/true,

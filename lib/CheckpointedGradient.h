@@ -34,7 +34,8 @@ public:
   llvm::Value *lower(const GradientRequest &R);
 
 private:
-  static DiffSignature stageSignature(llvm::Function &Step);
+  static DiffSignature stageSignature(llvm::Function &Step,
+                                      bool Untaped = false);
   llvm::GlobalVariable *checkpointedEntry(llvm::Function &Root,
                                           SeededResult Seed);
 

@@ -21,6 +21,7 @@
 //    there, while its reverse sweep still accumulates adjoints through it.
 //===----------------------------------------------------------------------===//
 #include "GradientGenerator.h"
+#include "JournalBarriers.h"
 
 using namespace llvm;
 
@@ -69,15 +70,13 @@ Value *GradientGenerator::sinkForNullShadows(IRBuilder<> &B, Value *Primal,
 }
 
 /// The forward sweep of storing a pointer (aggregate) into memory with
-/// shadows: its shadow goes to the pointer-shadow slot, journaled. Every
-/// sweep of checkpointed code runs with the start capsule live, so the
-/// barrier needs no test of the journal depth.
+/// shadows: its shadow goes to the pointer-shadow slot, journaled.
 void GradientGenerator::storePointerShadow(IRBuilder<> &B, StoreInst &SI) {
   Value *Ptr = SI.getPointerOperand();
   Value *Slot = pointerShadowSlot(B, fwdValue(Ptr), fwdShadow(Ptr));
   Type *Ty = SI.getValueOperand()->getType();
-  B.CreateCall(D.abi().journalWrite(),
-               {Slot, B.getInt64(DL.getTypeStoreSize(Ty))});
+  emitJournalBarrier(B, D.abi(), Slot, B.getInt64(DL.getTypeStoreSize(Ty)),
+                     SI.getAlign());
   B.CreateAlignedStore(fwdShadow(SI.getValueOperand()), Slot, SI.getAlign(),
                        SI.isVolatile());
 }

@@ -65,7 +65,8 @@ Function *Differentiator::declareForward(const DiffSignature &Sig) {
   auto *Ty =
       FunctionType::get(forwardReturnType(FT->getReturnType()), Params, false);
   return Function::Create(Ty, GlobalValue::InternalLinkage,
-                          derivativeName(Sig, "fwd"), M);
+                          derivativeName(Sig, Sig.Untaped ? "untaped" : "fwd"),
+                          M);
 }
 
 Function *Differentiator::declareReverse(const DiffSignature &Sig) {
@@ -92,7 +93,8 @@ Derivative Differentiator::get(const DiffSignature &Sig) {
   auto It = Derivatives.find(Sig);
   if (It != Derivatives.end())
     return It->second;
-  Derivative Dv{declareForward(Sig), declareReverse(Sig)};
+  Derivative Dv{declareForward(Sig),
+                Sig.Untaped ? nullptr : declareReverse(Sig)};
   Derivatives[Sig] = Dv;
   Pending.push_back(Sig);
   return Dv;

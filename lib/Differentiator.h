@@ -29,6 +29,7 @@ namespace capsule {
 
 class ActivityInfo;
 
+/// The sweeps of one derivative; an untaped signature has no reverse sweep.
 struct Derivative {
   llvm::Function *Fwd = nullptr;
   llvm::Function *Rev = nullptr;

@@ -40,6 +40,10 @@ void GradientGenerator::run() {
       if (!is_contained(Ps, Pred))
         Ps.push_back(Pred);
   }
+  if (Sig.Untaped) {
+    buildForward();
+    return;
+  }
   findInductionVariables();
   findWriters();
   findReloadableLoads();

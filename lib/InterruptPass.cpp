@@ -8,6 +8,7 @@
 
 #include "GeneratedCode.h"
 #include "InterruptibleBuilder.h"
+#include "JournalBarriers.h"
 #include "MarkerCalls.h"
 #include "ResumableSplitter.h"
 #include "RuntimeABI.h"
@@ -70,6 +71,7 @@ PreservedAnalyses InterruptPass::run(Module &M, ModuleAnalysisManager &MAM) {
         lowerRunRequest(R, Built->lookup(R.Fn), ABI);
   for (auto [Call, Kind] : Calls)
     eraseMarkerCall(*Call);
+  expandJournalBarriers(M, ABI);
 
   verifyGenerated(M);
   if (Cleanup) {

@@ -257,12 +257,8 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
     Clone->eraseFromParent();
     StepFns.insert(Step);
   }
-  for (Function *Step : StepFns) {
+  for (Function *Step : StepFns)
     keepBudgetInRegister(*Step, StepFns, ABI);
-    readJournalDepthOnce(*Step, ABI);
-  }
-  for (Function *Leaf : Leaves)
-    readJournalDepthOnce(*Leaf, ABI);
   if (ForCheckpointing) {
     for (Function *Step : StepFns)
       Step->addFnAttr(CheckpointedCodeAttr);

@@ -16,8 +16,8 @@
 //===----------------------------------------------------------------------===//
 #include "ResumableSplitter.h"
 
+#include "JournalBarriers.h"
 #include "RuntimeABI.h"
-#include "StepInstrumentation.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -157,7 +157,8 @@ void Splitter::storeJournaled(IRBuilder<> &B, Value *V, Value *Addr) {
   StoreInst *Store = B.CreateStore(V, Addr);
   IRBuilder<> Before(Store);
   emitJournalBarrier(Before, ABI, Addr,
-                     Before.getInt64(DL.getTypeStoreSize(V->getType())));
+                     Before.getInt64(DL.getTypeStoreSize(V->getType())),
+                     Store->getAlign());
   B.SetInsertPoint(Store->getParent(), std::next(Store->getIterator()));
 }
 

@@ -205,7 +205,10 @@ void GradientGenerator::findReloadableLoads() {
 DiffSignature GradientGenerator::signatureAt(const CallBase &Call,
                                              Function *Callee) const {
   DiffSignature S = D.signatureAtCall(Call, Callee, AI);
-  S.StableArgs = stableArgsAt(Call);
+  S.Untaped = Sig.Untaped;
+  // Only reverse sweeps reload what stable arguments point to.
+  if (!S.Untaped)
+    S.StableArgs = stableArgsAt(Call);
   return S;
 }
 

@@ -210,19 +210,35 @@ Value *RuntimeABI::frameLimitAddress(IRBuilder<> &B) {
       threadLocal("__capsule_frame_limit", B.getPtrTy()));
 }
 
-FunctionCallee RuntimeABI::journalWrite() {
-  LLVMContext &C = M.getContext();
-  FunctionCallee Callee =
-      function("__capsule_journal_write", Type::getVoidTy(C),
-               {PointerType::getUnqual(C), Type::getInt64Ty(C)});
-  // It only reads the memory it is given (the old contents it saves) and
-  // the runtime's own state, so the optimizer may keep the step budget and
-  // other values in registers across it.
+Value *RuntimeABI::journalFilterAddress(IRBuilder<> &B) {
+  return B.CreateThreadLocalAddress(
+      threadLocal("__capsule_journal_filter",
+                  ArrayType::get(B.getInt64Ty(), JournalFilterSlots)));
+}
+
+/// Saving memory for the journal only reads the memory it is given (the old
+/// contents it saves) and the runtime's own state, so the optimizer may keep
+/// the step budget and other values in registers across it.
+static FunctionCallee savesOnlyArgMemory(FunctionCallee Callee) {
   auto *F = cast<Function>(Callee.getCallee());
   F->setMemoryEffects(MemoryEffects::argMemOnly(ModRefInfo::Ref) |
                       MemoryEffects::inaccessibleMemOnly());
   F->addFnAttr(Attribute::WillReturn);
   return Callee;
+}
+
+FunctionCallee RuntimeABI::journalWrite() {
+  LLVMContext &C = M.getContext();
+  return savesOnlyArgMemory(
+      function("__capsule_journal_write", Type::getVoidTy(C),
+               {PointerType::getUnqual(C), Type::getInt64Ty(C)}));
+}
+
+FunctionCallee RuntimeABI::journalBarrier() {
+  LLVMContext &C = M.getContext();
+  Type *I64 = Type::getInt64Ty(C);
+  return savesOnlyArgMemory(function(JournalBarrierName, Type::getVoidTy(C),
+                                     {PointerType::getUnqual(C), I64, I64}));
 }
 
 FunctionCallee RuntimeABI::frameGrow() {
@@ -316,7 +332,7 @@ FunctionCallee RuntimeABI::arenaUsableSize() {
 StructType *RuntimeABI::checkpointedEntryType() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);
-  return StructType::get(C, {Ptr, Ptr, Ptr, Type::getInt32Ty(C)});
+  return StructType::get(C, {Ptr, Ptr, Ptr, Ptr, Type::getInt32Ty(C)});
 }
 
 FunctionCallee RuntimeABI::runCheckpointed() {

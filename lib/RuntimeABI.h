@@ -18,6 +18,12 @@ namespace capsule {
 /// byte at address p at sink base + (p & SinkMask).
 inline constexpr uint64_t SinkMask = (uint64_t(1) << 38) - 1;
 
+/// CAPSULE_JOURNAL_FILTER_SLOTS of runtime/abi.h.
+inline constexpr uint64_t JournalFilterSlots = 2048;
+
+/// The pseudo-function of journal barriers (JournalBarriers.h).
+inline constexpr const char *JournalBarrierName = "__capsule_journal_barrier";
+
 class RuntimeABI {
 public:
   explicit RuntimeABI(llvm::Module &M);
@@ -62,8 +68,13 @@ public:
   llvm::Value *journalDepthAddress(llvm::IRBuilder<> &B);
   /// The end of the committed frame stack (ptr, initial-exec TLS).
   llvm::Value *frameLimitAddress(llvm::IRBuilder<> &B);
+  /// The journal's filter of saved granules (i64 array, initial-exec TLS).
+  llvm::Value *journalFilterAddress(llvm::IRBuilder<> &B);
   /// void (ptr addr, i64 bytes).
   llvm::FunctionCallee journalWrite();
+  /// void (ptr addr, i64 bytes, i64 align): the pseudo-function of journal
+  /// barriers, replaced by expandJournalBarriers().
+  llvm::FunctionCallee journalBarrier();
   /// void (ptr end).
   llvm::FunctionCallee frameGrow();
   /// The deterministic allocator's replacement for an allocation function
@@ -96,7 +107,7 @@ public:
   /// i64 (ptr block).
   llvm::FunctionCallee arenaUsableSize();
   /// The capsule_checkpointed_entry struct type: {ptr entry, ptr fwd, ptr
-  /// rev, i32 result kind}.
+  /// rev, ptr untaped fwd, i32 result kind}.
   llvm::StructType *checkpointedEntryType();
   /// void (ptr checkpointed entry, ptr frame).
   llvm::FunctionCallee runCheckpointed();

@@ -1,4 +1,4 @@
-//===- RuntimeStateInRegisters.cpp - Budget and journal depth in registers ===//
+//===- RuntimeStateInRegisters.cpp - The step budget in a register --------===//
 #include "RuntimeStateInRegisters.h"
 
 #include "RuntimeABI.h"
@@ -22,25 +22,6 @@ static SmallVector<IntrinsicInst *, 16> addressesOf(Function &F,
           II->getArgOperand(0)->getName() == Name)
         Found.push_back(II);
   return Found;
-}
-
-void readJournalDepthOnce(Function &F, RuntimeABI &ABI) {
-  SmallVector<IntrinsicInst *, 16> Addresses =
-      addressesOf(F, "__capsule_journal_depth");
-  if (Addresses.empty())
-    return;
-  BasicBlock &Entry = F.getEntryBlock();
-  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
-  Value *Depth =
-      B.CreateLoad(B.getInt32Ty(), ABI.journalDepthAddress(B), "journal.depth");
-  for (IntrinsicInst *Address : Addresses) {
-    for (User *U : make_early_inc_range(Address->users())) {
-      auto *Load = cast<LoadInst>(U);
-      Load->replaceAllUsesWith(Depth);
-      Load->eraseFromParent();
-    }
-    Address->eraseFromParent();
-  }
 }
 
 void keepBudgetInRegister(Function &Step,

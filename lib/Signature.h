@@ -32,10 +32,15 @@ struct DiffSignature {
   /// points to between its forward and its reverse sweep (the caller
   /// checked), so what this function only reads there can be loaded again.
   uint64_t StableArgs = 0;
+  /// Only a forward sweep that records nothing and has no reverse sweep:
+  /// checkpointed code re-executed untaped, which must still keep the
+  /// shadows of pointers in memory as the taped sweep would.
+  bool Untaped = false;
 
   bool operator<(const DiffSignature &O) const {
-    return std::tie(Fn, Args, ActiveReturn, TopLevel, StableArgs) <
-           std::tie(O.Fn, O.Args, O.ActiveReturn, O.TopLevel, O.StableArgs);
+    return std::tie(Fn, Args, ActiveReturn, TopLevel, StableArgs, Untaped) <
+           std::tie(O.Fn, O.Args, O.ActiveReturn, O.TopLevel, O.StableArgs,
+                    O.Untaped);
   }
 };
 

@@ -16,6 +16,7 @@
 #include "AtomicLoops.h"
 #include "CallClassifier.h"
 #include "Diagnostics.h"
+#include "JournalBarriers.h"
 #include "ResumableSplitter.h"
 #include "RuntimeABI.h"
 #include "StepModel.h"
@@ -31,21 +32,6 @@
 using namespace llvm;
 
 namespace capsule {
-
-void emitJournalBarrier(IRBuilder<> &B, RuntimeABI &ABI, Value *Addr,
-                        Value *Bytes) {
-  Instruction *Before = &*B.GetInsertPoint();
-  Value *Depth =
-      B.CreateLoad(B.getInt32Ty(), ABI.journalDepthAddress(B), "journal.depth");
-  Value *Live = B.CreateICmpNE(Depth, B.getInt32(0), "journal.live");
-  Instruction *Then = SplitBlockAndInsertIfThen(
-      Live, Before->getIterator(), /*Unreachable=*/false,
-      MDBuilder(B.getContext()).createBranchWeights(1, 1 << 20));
-  IRBuilder<> ThenB(Then);
-  ThenB.CreateCall(ABI.journalWrite(),
-                   {Addr, ThenB.CreateZExtOrTrunc(Bytes, B.getInt64Ty())});
-  B.SetInsertPoint(Before);
-}
 
 void reallocateByCopying(Function &F, RuntimeABI &ABI) {
   SmallVector<CallBase *, 4> Reallocs;
@@ -134,6 +120,7 @@ private:
   struct Write {
     Value *Addr;
     Value *Bytes;
+    Align Alignment;
   };
   std::optional<Write> journaledWrite(Instruction &I);
   bool diesBeforeAnyYield(Value *Addr) const;
@@ -170,14 +157,16 @@ Instrumenter::journaledWrite(Instruction &I) {
   };
   std::optional<Write> W;
   if (auto *SI = dyn_cast<StoreInst>(&I))
-    W = Write{SI->getPointerOperand(), Bytes(SI->getValueOperand()->getType())};
+    W = Write{SI->getPointerOperand(), Bytes(SI->getValueOperand()->getType()),
+              SI->getAlign()};
   else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
-    W = Write{RMW->getPointerOperand(), Bytes(RMW->getValOperand()->getType())};
+    W = Write{RMW->getPointerOperand(), Bytes(RMW->getValOperand()->getType()),
+              RMW->getAlign()};
   else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
-    W = Write{CX->getPointerOperand(),
-              Bytes(CX->getNewValOperand()->getType())};
+    W = Write{CX->getPointerOperand(), Bytes(CX->getNewValOperand()->getType()),
+              CX->getAlign()};
   else if (auto *MI = dyn_cast<MemIntrinsic>(&I))
-    W = Write{MI->getDest(), MI->getLength()};
+    W = Write{MI->getDest(), MI->getLength(), MI->getDestAlign().valueOrOne()};
   if (W && diesBeforeAnyYield(W->Addr))
     return std::nullopt;
   return W;
@@ -350,7 +339,7 @@ bool Instrumenter::run() {
   for (Instruction *I : Writes) {
     std::optional<Write> W = journaledWrite(*I);
     IRBuilder<> B(I);
-    emitJournalBarrier(B, ABI, W->Addr, W->Bytes);
+    emitJournalBarrier(B, ABI, W->Addr, W->Bytes, W->Alignment);
   }
   return !Failed;
 }

@@ -29,12 +29,6 @@ bool instrumentForInterruption(
 /// blocks, whose adjoints are found at fixed offsets from them.
 void reallocateByCopying(llvm::Function &F, RuntimeABI &ABI);
 
-/// Emits, at \p B's insertion point, the journal barrier for a write of
-/// \p Bytes bytes at \p Addr: the runtime saves the old contents when a
-/// capsule is live. Leaves \p B where it was (before the write).
-void emitJournalBarrier(llvm::IRBuilder<> &B, RuntimeABI &ABI,
-                        llvm::Value *Addr, llvm::Value *Bytes);
-
 } // namespace capsule
 
 #endif

@@ -38,20 +38,28 @@
 namespace capsule {
 namespace {
 
-/// The forward sweep of the root's step function, on its frame and the
-/// frame's adjoints one region span above it.
-bool runForwardSweep(const void *Entry, void *Frame) {
-  auto *E = static_cast<const capsule_checkpointed_entry *>(Entry);
-  return (E->forward(Frame,
-                     static_cast<char *>(Frame) + __capsule_region_span) &
+/// A forward sweep of the root's step function (taped or not), on its frame
+/// and the frame's adjoints one region span above it.
+bool runSweep(uint8_t (*Sweep)(void *, void *), void *Frame) {
+  return (Sweep(Frame, static_cast<char *>(Frame) + __capsule_region_span) &
           1) != 0;
 }
 
-/// Runs the forward sweep from C for Limit steps untaped (a green run).
+bool runForwardSweep(const void *Entry, void *Frame) {
+  return runSweep(
+      static_cast<const capsule_checkpointed_entry *>(Entry)->forward, Frame);
+}
+
+bool runUntapedSweep(const void *Entry, void *Frame) {
+  return runSweep(
+      static_cast<const capsule_checkpointed_entry *>(Entry)->untaped, Frame);
+}
+
+/// Runs the untaped forward sweep from C for Limit steps (a green run).
 bool greenRun(const capsule_checkpointed_entry &E, Capsule *C, uint64_t Limit,
               uint64_t *Done) {
   beginGreenRun();
-  bool Yielded = runFrom(C, Limit, runForwardSweep, &E, Done);
+  bool Yielded = runFrom(C, Limit, runUntapedSweep, &E, Done);
   endGreenRun();
   return Yielded;
 }

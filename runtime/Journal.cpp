@@ -15,6 +15,8 @@
 
 __thread uint32_t __capsule_journal_depth
     __attribute__((tls_model("initial-exec")));
+__thread uintptr_t __capsule_journal_filter[CAPSULE_JOURNAL_FILTER_SLOTS]
+    __attribute__((tls_model("initial-exec")));
 
 namespace capsule {
 namespace {
@@ -129,20 +131,50 @@ void Journal::write(const void *Addr, uint64_t Bytes) {
   uintptr_t First = reinterpret_cast<uintptr_t>(Addr) & ~(GranuleBytes - 1);
   uintptr_t Last =
       (reinterpret_cast<uintptr_t>(Addr) + Bytes - 1) & ~(GranuleBytes - 1);
-  if (First == Last && First == LastGranule)
+  if (First == Last ? First == LastGranule : inSavedRange(First, Last))
     return;
   saveGranules(First, Last);
+  if (First == Last)
+    LastGranule = Last;
+  else
+    Ranges[NextRange++ % SavedRangeCount] = {First, Last};
+}
+
+bool Journal::inSavedRange(uintptr_t First, uintptr_t Last) const {
+  for (const SavedRange &R : Ranges)
+    if (R.First <= First && Last <= R.Last)
+      return true;
+  return false;
 }
 
 void Journal::saveGranules(uintptr_t First, uintptr_t Last) {
   GranuleSet &Saved = Segments[Depth - 1].Saved;
   for (uintptr_t Granule = First;; Granule += GranuleBytes) {
-    if (insert(Saved, Granule))
-      append(Granule);
+    uintptr_t *Cached = Filter ? &Filter[(Granule >> 3) & FilterMask] : nullptr;
+    if (!Cached || *Cached != Granule) {
+      if (insert(Saved, Granule))
+        append(Granule);
+      if (Cached)
+        *Cached = Granule;
+    }
     if (Granule == Last)
       break;
   }
-  LastGranule = Last;
+}
+
+void Journal::cacheSavedGranules(uintptr_t *Slots, uint64_t SlotCount) {
+  Filter = Slots;
+  FilterMask = SlotCount - 1;
+  forgetCachedGranules();
+}
+
+// No granule lives at address 0, so zeroes cache nothing.
+void Journal::forgetCachedGranules() {
+  LastGranule = 0;
+  for (SavedRange &R : Ranges)
+    R = SavedRange();
+  if (Filter)
+    std::memset(Filter, 0, (FilterMask + 1) * sizeof(uintptr_t));
 }
 
 void Journal::append(uintptr_t Granule) {
@@ -164,7 +196,7 @@ void Journal::growEntries() {
 
 void Journal::setDepth(uint32_t NewDepth) {
   Depth = NewDepth;
-  LastGranule = 0;
+  forgetCachedGranules();
   if (DepthMirror)
     *DepthMirror = NewDepth;
 }
@@ -192,7 +224,7 @@ void Journal::rollbackTop() {
                 GranuleBytes);
   Size = Top.Begin;
   clearSet(Top.Saved);
-  LastGranule = 0;
+  forgetCachedGranules();
 }
 
 void Journal::releaseTop() {
@@ -240,6 +272,8 @@ Journal &threadJournal() {
   Journal &J = ThisThread;
   if (__builtin_expect(!CleanupRegistered, 0)) {
     J.mirrorDepth(&__capsule_journal_depth);
+    J.cacheSavedGranules(__capsule_journal_filter,
+                         CAPSULE_JOURNAL_FILTER_SLOTS);
     pthread_once(&CleanupKeyOnce, createCleanupKey);
     // The value only has to be non-null for the destructor to run.
     pthread_setspecific(CleanupKey, &J);

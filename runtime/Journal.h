@@ -101,11 +101,22 @@ public:
   }
   bool mirrorsDepth() const { return DepthMirror != nullptr; }
 
+  /// Makes the journal keep Slots (SlotCount of them, a power of two) a
+  /// direct-mapped cache of the granules the newest snapshot saved: slot
+  /// (g >> 3) & (SlotCount - 1) holds g, or anything else when g is not
+  /// known to be saved (the thread journal keeps __capsule_journal_filter,
+  /// which generated code tests before calling __capsule_journal_write).
+  void cacheSavedGranules(uintptr_t *Slots, uint64_t SlotCount);
+
 private:
   void saveGranules(uintptr_t First, uintptr_t Last);
   void append(uintptr_t Granule);
   void growEntries();
   void setDepth(uint32_t NewDepth);
+  bool inSavedRange(uintptr_t First, uintptr_t Last) const;
+  // Forgets which granules the newest segment saved, for the caches above
+  // and the filter, when that segment changes.
+  void forgetCachedGranules();
 
   JournalEntry *Entries = nullptr;
   uint64_t Size = 0;
@@ -119,7 +130,18 @@ private:
   // The granule found or saved last in the newest segment (0: none): stores
   // to the same variable in a row skip the hash lookup.
   uintptr_t LastGranule = 0;
+  // The last few writes of several granules the newest segment saved, by
+  // first and last granule: code that saves a whole array before a loop
+  // over it, time step after time step, skips the granule-by-granule work.
+  struct SavedRange {
+    uintptr_t First = 0, Last = 0;
+  };
+  static constexpr unsigned SavedRangeCount = 4;
+  SavedRange Ranges[SavedRangeCount] = {};
+  unsigned NextRange = 0;
   uint32_t *DepthMirror = nullptr;
+  uintptr_t *Filter = nullptr;
+  uint64_t FilterMask = 0;
 };
 
 /// This thread's journal, the one __capsule_journal_write saves into. Its

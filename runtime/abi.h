@@ -96,6 +96,11 @@ void __capsule_unknown_call_target(const void *target, const char *site);
 //  - Journal. Before every store to memory that outlives a yield, generated
 //    code does
 //      if (__capsule_journal_depth) __capsule_journal_write(addr, bytes);
+//    or, for a store of at most 8 bytes within one aligned 8-byte granule g,
+//      if (__capsule_journal_depth &&
+//          __capsule_journal_filter[(g >> 3) % CAPSULE_JOURNAL_FILTER_SLOTS]
+//              != g)
+//        __capsule_journal_write(addr, bytes);
 //  - Allocation. malloc and its relatives, operator new and delete called by
 //    instrumented code are redirected to the __capsule_* allocator below, so
 //    a re-execution from a capsule gets the same addresses.
@@ -107,6 +112,12 @@ extern __thread int64_t __capsule_budget;
 extern __thread uint32_t __capsule_journal_depth;
 // One past the last usable byte of the committed frame stack.
 extern __thread char *__capsule_frame_limit;
+// A direct-mapped cache of granules the newest snapshot has saved: slot
+// (g >> 3) % CAPSULE_JOURNAL_FILTER_SLOTS holds g only if that snapshot
+// saved granule g. Emptied whenever the newest snapshot changes.
+#define CAPSULE_JOURNAL_FILTER_SLOTS 2048
+extern __thread uintptr_t
+    __capsule_journal_filter[CAPSULE_JOURNAL_FILTER_SLOTS];
 
 // Saves the current contents of the granules covering [addr, addr + bytes)
 // that were not yet saved since the newest snapshot. Called only when
@@ -228,6 +239,10 @@ typedef struct capsule_checkpointed_entry {
   uint8_t (*forward)(void *frame, void *frame_adjoints);
   // The reverse sweep of the stage the last forward call ran.
   void (*reverse)(void);
+  // The forward sweep without a tape (no reverse sweep follows): runs the
+  // root as `step` does and keeps the shadows of pointers in memory as
+  // `forward` does, so that a capsule taken after it serves both.
+  uint8_t (*untaped)(void *frame, void *frame_adjoints);
   // The root's result as an active output: seeded with 1 where the root
   // stores it (entry->result_offset) before the last stage's reverse sweep.
   uint32_t seeded_result;

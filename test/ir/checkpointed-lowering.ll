@@ -2,12 +2,12 @@
 ; the shadow of the dup pointer stored in it (the shadow in the frame's
 ; pointer-shadow slot, two region spans above), the driver call with the
 ; checkpointed entry naming the forward and reverse sweeps of the root's step
-; function, and the adjoint of the out argument read from the frame's
+; function and its untaped forward sweep, and the adjoint of the out argument read from the frame's
 ; adjoint slot (one span above). The step function is marked as checkpointed
 ; code and its forward sweep keeps pointer shadows beside runtime memory.
 ; RUN: %opt -load-pass-plugin=%plugin -passes='function(sroa),capsule' -S %s | FileCheck %s
 
-; CHECK: @f.capsule.checkpointed = private constant { ptr, ptr, ptr, i32 } { ptr @f.capsule.entry, ptr @f.capsule.step.capsule.fwd.d, ptr @f.capsule.step.capsule.rev.d, i32 2 }
+; CHECK: @f.capsule.checkpointed = private constant { ptr, ptr, ptr, ptr, i32 } { ptr @f.capsule.entry, ptr @f.capsule.step.capsule.fwd.d, ptr @f.capsule.step.capsule.rev.d, ptr @f.capsule.step.capsule.untaped.d, i32 2 }
 
 ; CHECK-LABEL: define double @grad(
 ; CHECK: %frame = call ptr @__capsule_root_frame(ptr @f.capsule.entry)
@@ -26,6 +26,11 @@
 ; CHECK: define internal i1 @f.capsule.step({{.*}} #[[STEPATTRS:[0-9]+]]
 ; CHECK: define internal i1 @f.capsule.step.capsule.fwd.d(ptr %0, ptr %"frame'")
 ; CHECK: pointer.shadow.slot
+; CHECK: __capsule_tape_push_slow
+; The untaped sweep records nothing.
+; CHECK: define internal i1 @f.capsule.step.capsule.untaped.d(ptr %0, ptr %"frame'")
+; CHECK-NOT: __capsule_tape
+; CHECK: ret i1
 ; CHECK: attributes #[[STEPATTRS]] = {{.*}}"capsule-checkpointed"
 
 define double @f(ptr %x, double %k, i64 %n) {

@@ -27,14 +27,27 @@ protected:
     std::memcpy(Addr, &Value, sizeof(T));
   }
   void storeBytes(size_t Offset, size_t Bytes, unsigned char Value) {
-    J.write(Mem + Offset, Bytes);
+    if (!savedPerFilter(Offset, Bytes))
+      J.write(Mem + Offset, Bytes);
     std::memset(Mem + Offset, Value, Bytes);
   }
+  // The test generated code makes before calling in, once the journal
+  // keeps Filter (a small one, so that granules evict each other).
+  void useFilter() { J.cacheSavedGranules(Filter, FilterSlots); }
+  bool savedPerFilter(size_t Offset, size_t Bytes) const {
+    uintptr_t Addr = reinterpret_cast<uintptr_t>(Mem + Offset);
+    uintptr_t Granule = Addr & ~uintptr_t(7);
+    return J.depth() && Offset % 8 + Bytes <= 8 &&
+           Filter[(Granule >> 3) % FilterSlots] == Granule;
+  }
+  void randomOperationsMatchAModel();
   bool intact() const { return std::memcmp(Mem, Original, sizeof(Mem)) == 0; }
   uint64_t *word(size_t Index) {
     return reinterpret_cast<uint64_t *>(Mem) + Index;
   }
 
+  static constexpr uint64_t FilterSlots = 16;
+  uintptr_t Filter[FilterSlots] = {};
   Journal J;
   alignas(64) unsigned char Mem[512];
   unsigned char Original[512];
@@ -201,7 +214,7 @@ TEST_F(JournalTest, ManyGranulesGrowTheTablesAndStillRollBack) {
 
 // Random stores, snapshots, rollbacks and releases against a model that
 // keeps a copy of memory for every live snapshot.
-TEST_F(JournalTest, RandomOperationsMatchAModel) {
+void JournalTest::randomOperationsMatchAModel() {
   std::mt19937 Random(12345);
   std::vector<std::vector<unsigned char>> Images;
   auto Now = [&] { return std::vector<unsigned char>(Mem, Mem + sizeof(Mem)); };
@@ -236,6 +249,40 @@ TEST_F(JournalTest, RandomOperationsMatchAModel) {
     J.releaseTop();
     Images.pop_back();
   }
+}
+
+TEST_F(JournalTest, RandomOperationsMatchAModel) {
+  randomOperationsMatchAModel();
+}
+
+// Stores the filter lets through without calling in must still be
+// restored: the filter may only name granules the newest snapshot saved.
+TEST_F(JournalTest, RandomOperationsMatchAModelWithTheFilter) {
+  useFilter();
+  randomOperationsMatchAModel();
+}
+
+TEST_F(JournalTest, TheFilterNamesGranulesTheNewestSnapshotSaved) {
+  useFilter();
+  auto Cached = [&](size_t Index) { return savedPerFilter(Index * 8, 8); };
+  J.pushSnapshot();
+  EXPECT_FALSE(Cached(2));
+  store(word(2), uint64_t(5));
+  EXPECT_TRUE(Cached(2));
+  // A write over three granules caches each of them.
+  storeBytes(8 * 4 + 4, 16, 1);
+  EXPECT_TRUE(Cached(4) && Cached(5) && Cached(6));
+  // Every change of the newest snapshot empties the filter.
+  J.pushSnapshot();
+  EXPECT_FALSE(Cached(2));
+  store(word(2), uint64_t(6));
+  J.releaseTop();
+  EXPECT_FALSE(Cached(2));
+  store(word(2), uint64_t(7));
+  EXPECT_TRUE(Cached(2));
+  J.rollbackTop();
+  EXPECT_FALSE(Cached(2));
+  EXPECT_TRUE(intact());
 }
 
 TEST(ThreadJournalTest, DepthIsMirroredForGeneratedCode) {
