@@ -190,6 +190,8 @@ static bool hasNoDerivative(StringRef Name) {
       // growing the frame stack, sizing a block to reallocate.
       .Cases("__capsule_journal_write", "__capsule_journal_barrier",
              "__capsule_frame_grow", "__capsule_arena_usable_size", true)
+      // Loop-iteration checkpointing's marker, outside checkpointed code.
+      .Case("capsule_checkpoint_iteration", true)
       .Cases("__cxa_throw", "__cxa_allocate_exception", "__cxa_begin_catch",
              "__cxa_end_catch", "__cxa_rethrow", "_ZSt9terminatev", true)
       .Default(false);

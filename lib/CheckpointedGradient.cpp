@@ -63,11 +63,16 @@ bool CheckpointedGradients::prepare(ArrayRef<GradientRequest> Requests) {
   }
   if (!Ok || Fns.empty())
     return Ok;
-  auto Built = buildInterruptible(D.module(), D.abi(), Fns.getArrayRef(),
-                                  /*ForCheckpointing=*/true);
-  if (!Built)
-    return false;
-  Roots = std::move(*Built);
+  // One build per root: a root that reaches capsule_checkpoint_iteration()
+  // counts steps differently from one that does not, even in the functions
+  // both call.
+  for (Function *F : Fns) {
+    auto Built =
+        buildInterruptible(D.module(), D.abi(), {F}, /*ForCheckpointing=*/true);
+    if (!Built)
+      return false;
+    Roots[F] = Built->lookup(F);
+  }
   for (auto &[F, Root] : Roots) {
     D.get(stageSignature(*Root.Step));
     D.get(stageSignature(*Root.Step, /*Untaped=*/true));
@@ -100,9 +105,11 @@ GlobalVariable *CheckpointedGradients::checkpointedEntry(Function &Root,
   Module &M = D.module();
   StructType *Ty = D.abi().checkpointedEntryType();
   Constant *Init = ConstantStruct::get(
-      Ty, {IR.Entry, Dv.Fwd, Dv.Rev, Untaped,
-           ConstantInt::get(Type::getInt32Ty(M.getContext()),
-                            static_cast<uint32_t>(Seed))});
+      Ty,
+      {IR.Entry, Dv.Fwd, Dv.Rev, Untaped,
+       ConstantInt::get(Type::getInt32Ty(M.getContext()),
+                        static_cast<uint32_t>(Seed)),
+       ConstantInt::get(Type::getInt32Ty(M.getContext()), IR.LoopIterations)});
   Entry = new GlobalVariable(M, Ty, /*isConstant=*/true,
                              GlobalValue::PrivateLinkage, Init,
                              Root.getName() + ".capsule.checkpointed");

@@ -47,6 +47,7 @@ public:
 
 private:
   bool cloneReachable(ArrayRef<Function *> Roots);
+  Function *routeIterationMarkers();
   bool checkCloneable(Function &F);
   void dispatchIndirectCalls(Function &Clone, const Function &Origin);
   void callClones(Function &Clone);
@@ -183,6 +184,38 @@ GlobalVariable *InterruptibleBuilder::entryOf(Function &Root, Function &Step,
                             Root.getName() + ".capsule.entry");
 }
 
+/// Loop-iteration checkpointing: calls of capsule_checkpoint_iteration()
+/// in checkpointed code become calls of one new resumable function, the
+/// iteration boundary, whose calls are then the only steps and its entry the
+/// only yield point, so that stages start and end at iteration boundaries.
+/// Interrupted runs ignore the marker (its calls go). Returns the boundary,
+/// or null when there is none.
+Function *InterruptibleBuilder::routeIterationMarkers() {
+  SmallVector<CallBase *, 4> Markers;
+  for (auto &[F, Clone] : Clones)
+    for (Instruction &I : instructions(*Clone))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (Function *Callee = Call->getCalledFunction())
+          if (Callee->getName() == IterationMarkerName)
+            Markers.push_back(Call);
+  if (Markers.empty())
+    return nullptr;
+  if (!ForCheckpointing) {
+    for (CallBase *Call : Markers)
+      Call->eraseFromParent();
+    return nullptr;
+  }
+  LLVMContext &C = M.getContext();
+  Function *Boundary = Function::Create(
+      FunctionType::get(Type::getVoidTy(C), /*isVarArg=*/false),
+      GlobalValue::InternalLinkage, "capsule.iteration.boundary", M);
+  ReturnInst::Create(C, BasicBlock::Create(C, "entry", Boundary));
+  for (CallBase *Call : Markers)
+    Call->setCalledFunction(Boundary);
+  Clones[Boundary] = Boundary;
+  return Boundary;
+}
+
 /// After an error: the half-built functions go, so that the module stays
 /// valid until the compilation stops.
 void InterruptibleBuilder::discardGenerated() {
@@ -202,6 +235,7 @@ void InterruptibleBuilder::discardGenerated() {
 std::optional<DenseMap<Function *, InterruptibleRoot>>
 InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
   bool Ok = cloneReachable(Roots);
+  Function *Boundary = routeIterationMarkers();
   if (ForCheckpointing)
     for (auto &[F, Clone] : Clones)
       reallocateByCopying(*Clone, ABI);
@@ -215,7 +249,9 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
     AllClones.push_back(Clone);
   for (Function *Root : Roots)
     RootClones.push_back(Clones.lookup(Root));
-  StepModel Model(AllClones, RootClones);
+  if (Boundary)
+    RootClones.push_back(Boundary);
+  StepModel Model(AllClones, RootClones, Boundary);
   SmallPtrSet<BasicBlock *, 16> AtomicHeaders;
   for (auto &[F, Clone] : Clones)
     Ok &= instrumentForInterruption(*Clone, *F, Model, ABI, AtomicHeaders);
@@ -247,9 +283,10 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
     Function *Step = Steps.lookup(Clone);
     if (!Step)
       continue;
-    uint64_t FrameBytes = buildStepFunction(*Clone, Steps, ABI, AtomicHeaders);
+    uint64_t FrameBytes = buildStepFunction(*Clone, Steps, ABI, AtomicHeaders,
+                                            !Boundary || Clone == Boundary);
     if (is_contained(Roots, F))
-      Entries[F] = {Step, entryOf(*F, *Step, FrameBytes)};
+      Entries[F] = {Step, entryOf(*F, *Step, FrameBytes), Boundary != nullptr};
   }
   // The resumable clones' bodies now live in their step functions.
   SmallPtrSet<Function *, 16> StepFns;

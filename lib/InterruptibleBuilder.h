@@ -24,14 +24,22 @@ class RuntimeABI;
 struct InterruptibleRoot {
   llvm::Function *Step = nullptr;        ///< its step function
   llvm::GlobalVariable *Entry = nullptr; ///< its capsule_entry constant
+  /// Its steps are the iterations capsule_checkpoint_iteration() marks.
+  bool LoopIterations = false;
 };
+
+/// The marker of loop-iteration checkpointing (include/capsule/capsule.h).
+inline constexpr const char *IterationMarkerName =
+    "capsule_checkpoint_iteration";
 
 /// Makes \p Roots and every function they may call interruptible
 /// (docs/interrupt.md): step functions for the resumable ones, instrumented
 /// clones for the atomic leaves. \p ForCheckpointing marks the generated
 /// functions as checkpointed code for the differentiator and reallocates
-/// by copying (the copy then has an ordinary derivative). Returns nothing
-/// after reporting errors.
+/// by copying (the copy then has an ordinary derivative), and makes calls of
+/// capsule_checkpoint_iteration() the only steps of the roots that reach
+/// one (build such roots apart from others). Returns nothing after
+/// reporting errors.
 std::optional<llvm::DenseMap<llvm::Function *, InterruptibleRoot>>
 buildInterruptible(llvm::Module &M, RuntimeABI &ABI,
                    llvm::ArrayRef<llvm::Function *> Roots,

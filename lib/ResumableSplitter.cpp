@@ -83,10 +83,11 @@ struct YieldSite {
 class Splitter {
 public:
   Splitter(Function &F, const StepFunctions &Steps, RuntimeABI &ABI,
-           const SmallPtrSetImpl<BasicBlock *> &AtomicHeaders)
+           const SmallPtrSetImpl<BasicBlock *> &AtomicHeaders,
+           bool ChecksBudget)
       : F(F), Steps(Steps), AtomicHeaders(AtomicHeaders), ABI(ABI),
-        Step(*Steps.lookup(&F)), DL(F.getDataLayout()), Header(frameHeader(F)) {
-  }
+        ChecksBudget(ChecksBudget), Step(*Steps.lookup(&F)),
+        DL(F.getDataLayout()), Header(frameHeader(F)) {}
 
   uint64_t run();
 
@@ -113,6 +114,7 @@ private:
   const StepFunctions &Steps;
   const SmallPtrSetImpl<BasicBlock *> &AtomicHeaders;
   RuntimeABI &ABI;
+  bool ChecksBudget;
   Function &Step;
   const DataLayout &DL;
   FrameHeader Header;
@@ -495,7 +497,8 @@ uint64_t Splitter::run() {
             ResumableCalls.push_back(Call);
   for (CallBase *Call : ResumableCalls)
     splitResumableCall(*Call);
-  addBudgetChecks();
+  if (ChecksBudget)
+    addBudgetChecks();
   DenseMap<BasicBlock *, SetVector<Value *>> Live = liveAtContinuations();
   layOutSpills(Live);
   emitYieldsAndResumes(Live);
@@ -507,8 +510,9 @@ uint64_t Splitter::run() {
 
 uint64_t buildStepFunction(Function &F, const StepFunctions &Steps,
                            RuntimeABI &ABI,
-                           const SmallPtrSetImpl<BasicBlock *> &AtomicHeaders) {
-  return Splitter(F, Steps, ABI, AtomicHeaders).run();
+                           const SmallPtrSetImpl<BasicBlock *> &AtomicHeaders,
+                           bool ChecksBudget) {
+  return Splitter(F, Steps, ABI, AtomicHeaders, ChecksBudget).run();
 }
 
 } // namespace capsule

@@ -62,10 +62,12 @@ using StepFunctions = llvm::DenseMap<llvm::Function *, llvm::Function *>;
 /// other resumable clones become calls of their step functions. Returns the
 /// record size. \p F is left empty. StepInstrumentation has refused the
 /// stack slots a record cannot hold. The headers in \p AtomicHeaders are
-/// no yield points (AtomicLoops.h).
+/// no yield points (AtomicLoops.h). Without \p ChecksBudget the function
+/// yields only when a resumable callee does.
 uint64_t buildStepFunction(
     llvm::Function &F, const StepFunctions &Steps, RuntimeABI &ABI,
-    const llvm::SmallPtrSetImpl<llvm::BasicBlock *> &AtomicHeaders);
+    const llvm::SmallPtrSetImpl<llvm::BasicBlock *> &AtomicHeaders,
+    bool ChecksBudget = true);
 
 } // namespace capsule
 

@@ -332,7 +332,8 @@ FunctionCallee RuntimeABI::arenaUsableSize() {
 StructType *RuntimeABI::checkpointedEntryType() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);
-  return StructType::get(C, {Ptr, Ptr, Ptr, Ptr, Type::getInt32Ty(C)});
+  Type *I32 = Type::getInt32Ty(C);
+  return StructType::get(C, {Ptr, Ptr, Ptr, Ptr, I32, I32});
 }
 
 FunctionCallee RuntimeABI::runCheckpointed() {

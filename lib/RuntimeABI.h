@@ -107,7 +107,7 @@ public:
   /// i64 (ptr block).
   llvm::FunctionCallee arenaUsableSize();
   /// The capsule_checkpointed_entry struct type: {ptr entry, ptr fwd, ptr
-  /// rev, ptr untaped fwd, i32 result kind}.
+  /// rev, ptr untaped fwd, i32 result kind, i32 loop iterations}.
   llvm::StructType *checkpointedEntryType();
   /// void (ptr checkpointed entry, ptr frame).
   llvm::FunctionCallee runCheckpointed();

@@ -28,6 +28,8 @@ bool isFreeInstruction(const Instruction &I) {
 }
 
 uint64_t StepModel::blockCost(const BasicBlock &BB) const {
+  if (OnlyCounted)
+    return BB.getParent() == OnlyCounted && BB.isEntryBlock();
   uint64_t Cost = 0;
   for (const Instruction &I : BB) {
     if (isFreeInstruction(I))
@@ -120,8 +122,9 @@ void dropCallersOfResumables(SetVector<Function *> &Candidates) {
 
 } // namespace
 
-StepModel::StepModel(ArrayRef<Function *> Functions,
-                     ArrayRef<Function *> Roots) {
+StepModel::StepModel(ArrayRef<Function *> Functions, ArrayRef<Function *> Roots,
+                     const Function *OnlyCounted)
+    : OnlyCounted(OnlyCounted) {
   SetVector<Function *> Leaves;
   for (Function *F : Functions)
     if (!is_contained(Roots, F) && isAcyclic(*F))

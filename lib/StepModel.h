@@ -30,9 +30,12 @@ class StepModel {
 public:
   /// Classifies \p Functions, which must be closed under calls (every
   /// defined function they call directly is among them); \p Roots are
-  /// resumable whatever they contain.
+  /// resumable whatever they contain. With \p OnlyCounted, a step is one
+  /// call of that function (loop-iteration checkpointing): its entry block
+  /// costs one step, and all other code nothing.
   StepModel(llvm::ArrayRef<llvm::Function *> Functions,
-            llvm::ArrayRef<llvm::Function *> Roots);
+            llvm::ArrayRef<llvm::Function *> Roots,
+            const llvm::Function *OnlyCounted = nullptr);
 
   bool isResumable(const llvm::Function &F) const {
     return !LeafBounds.count(&F);
@@ -51,6 +54,7 @@ private:
   uint64_t longestPath(const llvm::Function &F) const;
 
   llvm::DenseMap<const llvm::Function *, uint64_t> LeafBounds;
+  const llvm::Function *OnlyCounted;
 };
 
 /// The function a call calls directly when it is defined in the module.

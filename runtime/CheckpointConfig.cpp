@@ -251,6 +251,20 @@ CheckpointPolicy checkpointPolicy() {
   return P;
 }
 
+CheckpointPolicy loopIterationPolicy(CheckpointPolicy Policy) {
+  if (Policy.LeafSteps || Policy.MemoryLimit) {
+    Field Given = Policy.LeafSteps ? LeafStepsField : MemoryLimitField;
+    MutexLock Lock(ConfigMutex);
+    failConflict("%s is set, but capsule_checkpoint_iteration() makes every "
+                 "loop iteration one leaf of the schedule; drop it (set "
+                 "CAPSULE_SNAPSHOTS to bound memory)",
+                 sourceOf(Given));
+  }
+  Policy.LeafSteps = 1;
+  Policy.How = Split::Binomial;
+  return Policy;
+}
+
 ScheduleParams resolvePolicy(const CheckpointPolicy &Policy, uint64_t N) {
   return resolveParams(Policy.Crit, Policy.How, N, Policy.Snapshots,
                        Policy.Reps, Policy.LeafSteps);

@@ -83,6 +83,12 @@ CheckpointPolicy checkpointPolicy();
 /// and a snapshot's bytes, which the driver measures (fitToMemory).
 ScheduleParams resolvePolicy(const CheckpointPolicy &Policy, uint64_t N);
 
+/// The policy for loop-iteration checkpointing: every iteration one leaf
+/// (α = 1), the binomial split, d and the criterion as configured. Stops
+/// the program (exit status 2) if α or a memory limit is configured: the
+/// iterations fix them.
+CheckpointPolicy loopIterationPolicy(CheckpointPolicy Policy);
+
 /// Picks d, t and α for a computation of N steps so that a stage's tape and
 /// the live snapshots fit in Limit bytes:
 ///   α·TapeBytesPerStep + (d + 1)·SnapshotBytes ≤ Limit,

@@ -4,12 +4,12 @@
 // divide-and-conquer schedules (Scheduler.h), over the capsules of
 // Interrupt.cpp:
 //
-//  - PRIMOPS: a green run (GreenRun.h) of the derivative's forward sweep
-//    from the start capsule to the end counts the steps n;
+//  - PRIMOPS: a green run (GreenRun.h) of the derivative's untaped forward
+//    sweep from the start capsule to the end counts the steps n;
 //  - interrupt: a green run from a capsule for some steps, captured as a new
-//    capsule. Green runs execute the forward sweep untaped, so that the
-//    shadow pointers stored beside pointers in memory are what a later
-//    taped run from the new capsule expects;
+//    capsule. The untaped sweep keeps the shadow pointers stored beside
+//    pointers in memory as the taped one would, so that they are what a
+//    later taped run from the new capsule expects;
 //  - a stage: a taped run from a capsule to exactly where the next capsule
 //    was taken (or to the end, where the result's adjoint is seeded), then
 //    the reverse sweep, which turns the adjoints in shadow memory at the
@@ -19,6 +19,11 @@
 // Last, memory is brought to the state the computation ends in (as after a
 // plain gradient) by running the step function from the start capsule once
 // more.
+//
+// Under a memory limit (CAPSULE_MEMORY_LIMIT) the driver measures, before
+// the schedule, what a step's tape and a snapshot cost (planMemory) and
+// picks d and α to fit (fitToMemory); a stage whose tape outgrows its share
+// anyway stops the program with a message.
 //===----------------------------------------------------------------------===//
 #include "Capsules.h"
 #include "CheckpointConfig.h"
@@ -27,8 +32,10 @@
 #include "Journal.h"
 #include "RuntimeRegion.h"
 #include "Scheduler.h"
+#include "ScratchShadows.h"
 #include "Support.h"
 #include "Tape.h"
+#include "Trace.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -68,10 +75,33 @@ struct Timings {
   double Primal = 0, Forward = 0, Reverse = 0;
 };
 
+/// "the first N steps taped B", for messages about the memory limit.
+struct ProbeText {
+  char Text[96];
+};
+
+/// The estimates a memory limit is applied with.
+struct MemoryPlan {
+  uint64_t Limit = 0; ///< bytes of tape and snapshots; 0: no limit
+  uint64_t ProbedSteps = 0, ProbedBytes = 0; ///< the measurement
+  uint64_t TapeBytesPerStep = 0;             ///< twice what it found
+  uint64_t SnapshotBytes = 0; ///< what one live snapshot may take
+  uint64_t TapeBudget = 0;    ///< what a stage's tape may take; 0: any
+
+  ProbeText probe() const {
+    ProbeText P;
+    std::snprintf(P.Text, sizeof P.Text, "the first %llu steps taped %s",
+                  static_cast<unsigned long long>(ProbedSteps),
+                  formatBytes(ProbedBytes, 1).Text);
+    return P;
+  }
+};
+
 class CheckpointedRun final : public Computation {
 public:
-  CheckpointedRun(const capsule_checkpointed_entry &E, void *Frame, uint64_t N)
-      : E(E), Frame(static_cast<char *>(Frame)), N(N) {}
+  CheckpointedRun(const capsule_checkpointed_entry &E, void *Frame, uint64_t N,
+                  const MemoryPlan &Plan)
+      : E(E), Frame(static_cast<char *>(Frame)), N(N), Plan(Plan) {}
 
   Snapshot interrupt(Snapshot From, uint64_t Steps,
                      uint64_t *Reached) override {
@@ -81,7 +111,10 @@ public:
     greenRun(E, C, Steps, &Done);
     T.Primal += monotonicSeconds() - Start;
     *Reached = capsuleSteps(C) + Done;
-    return captureAfter(C, Done);
+    Capsule *Z = captureAfter(C, Done);
+    tracePrimal(capsuleSteps(C), *Reached);
+    traceSnapshot(*Reached);
+    return Z;
   }
 
   void gradientOfStage(Snapshot From, uint64_t Steps) override {
@@ -97,17 +130,22 @@ public:
                    static_cast<unsigned long long>(capsuleSteps(C)),
                    static_cast<unsigned long long>(Done),
                    static_cast<unsigned long long>(Steps));
+    traceForward(capsuleSteps(C), capsuleSteps(C) + Steps);
+    if (Plan.TapeBudget && tapeBytesInUse() > Plan.TapeBudget)
+      failStageOverBudget(Steps);
     tapeRecordPeak();
     double Middle = monotonicSeconds();
     T.Forward += Middle - Start;
     if (Last)
       seedResult();
     E.reverse();
+    traceReverse(capsuleSteps(C), capsuleSteps(C) + Steps);
     T.Reverse += monotonicSeconds() - Middle;
   }
 
   void release(Snapshot S) override {
     releaseCapsule(static_cast<Capsule *>(S));
+    traceRelease();
   }
 
   const Timings &timings() const { return T; }
@@ -122,11 +160,79 @@ private:
       *reinterpret_cast<double *>(Adjoint) += 1.0;
   }
 
+  /// The tape estimate came from the first steps; later ones taped more.
+  [[noreturn]] void failStageOverBudget(uint64_t Steps) {
+    std::fprintf(stderr,
+                 "capsule: error: the checkpointed gradient of %s exceeds the "
+                 "memory limit of %s: a stage of %llu steps taped %s, more "
+                 "than the %s left beside the snapshots (%s, later ones "
+                 "more); raise CAPSULE_MEMORY_LIMIT, or set "
+                 "CAPSULE_LEAF_STEPS and CAPSULE_SNAPSHOTS instead\n",
+                 E.entry->name, formatBytes(Plan.Limit, 1).Text,
+                 static_cast<unsigned long long>(Steps),
+                 formatBytes(tapeBytesInUse(), 1).Text,
+                 formatBytes(Plan.TapeBudget, 1).Text, Plan.probe().Text);
+    std::exit(3);
+  }
+
   const capsule_checkpointed_entry &E;
   char *Frame;
   uint64_t N;
+  const MemoryPlan &Plan;
   Timings T;
 };
+
+/// Steps the memory probe tapes: few enough that their tape is small next
+/// to any sensible limit.
+constexpr uint64_t ProbeSteps = 4096;
+
+/// Measures, after PRIMOPS, what the memory limit is applied with. A
+/// snapshot's journal segment holds at most the granules the whole run
+/// wrote, which PRIMOPS left in the start capsule's segment. A step's tape
+/// is measured on a taped run of the first steps, whose records are then
+/// dropped (no reverse sweep follows; memory is rolled back by the next
+/// run), and doubled: later steps may tape more.
+MemoryPlan planMemory(const capsule_checkpointed_entry &E, Capsule *Start,
+                      uint64_t N, uint64_t Limit) {
+  MemoryPlan Plan;
+  Plan.Limit = Limit;
+  uint64_t Granules = threadJournal().topBytes() / GranuleBytes;
+  Plan.SnapshotBytes = (Granules ? Granules : 1) * MaxBytesPerSavedGranule;
+  char *Scratch = scratchShadowMark();
+  uint64_t Done;
+  runFrom(Start, N < ProbeSteps ? N : ProbeSteps, runForwardSweep, &E, &Done);
+  Plan.ProbedSteps = Done;
+  Plan.ProbedBytes = tapeBytesInUse();
+  tapeReset();
+  releaseScratchShadowsAbove(Scratch);
+  uint64_t PerStep = Done ? (2 * Plan.ProbedBytes + Done - 1) / Done : 0;
+  Plan.TapeBytesPerStep = PerStep ? PerStep : 1;
+  return Plan;
+}
+
+/// d, t and α under the memory limit, or a message and exit before the
+/// schedule starts.
+ScheduleParams fitSchedule(const capsule_checkpointed_entry &E,
+                           const CheckpointPolicy &Policy, uint64_t N,
+                           MemoryPlan &Plan) {
+  ScheduleParams Params;
+  if (!fitToMemory(N, Plan.TapeBytesPerStep, Plan.SnapshotBytes, Plan.Limit,
+                   Policy.Crit, Policy.How, Policy.Reps, &Params)) {
+    std::fprintf(
+        stderr,
+        "capsule: error: the checkpointed gradient of %s cannot fit in the "
+        "memory limit of %s (CAPSULE_MEMORY_LIMIT or "
+        "capsule_config_memory_limit): it runs %llu steps, %s, and a "
+        "snapshot may take %s, so even one step per stage with the fewest "
+        "snapshots needs more; raise the limit\n",
+        E.entry->name, formatBytes(Plan.Limit, 1).Text,
+        static_cast<unsigned long long>(N), Plan.probe().Text,
+        formatBytes(Plan.SnapshotBytes, 1).Text);
+    std::exit(2);
+  }
+  Plan.TapeBudget = Plan.Limit - (Params.Snapshots + 1) * Plan.SnapshotBytes;
+  return Params;
+}
 
 const char *strategyName(Strategy S) {
   return S == Strategy::Binary ? "binary" : "treeverse";
@@ -138,7 +244,8 @@ const char *splitName(Split S) {
 
 void printStats(const capsule_checkpointed_entry &E, uint64_t N,
                 const CheckpointPolicy &P, const ScheduleParams &Params,
-                const ScheduleStats &S, const Timings &T) {
+                const ScheduleStats &S, const Timings &T,
+                const MemoryPlan &Plan) {
   std::fprintf(
       stderr,
       "capsule: checkpointed gradient of %s: %llu primal steps, %s-%s, "
@@ -154,6 +261,13 @@ void printStats(const capsule_checkpointed_entry &E, uint64_t N,
       static_cast<unsigned long long>(S.PeakLiveSnapshots),
       formatBytes(threadJournal().peakBytes(), 2).Text,
       formatBytes(tapePeakBytes(), 2).Text, T.Primal, T.Forward, T.Reverse);
+  if (Plan.Limit)
+    std::fprintf(stderr,
+                 "capsule: memory limit %s: tape budgeted at %llu bytes per "
+                 "step, a snapshot at most %s\n",
+                 formatBytes(Plan.Limit, 1).Text,
+                 static_cast<unsigned long long>(Plan.TapeBytesPerStep),
+                 formatBytes(Plan.SnapshotBytes, 1).Text);
 }
 
 } // namespace
@@ -164,14 +278,9 @@ using namespace capsule;
 extern "C" void __capsule_run_checkpointed(const capsule_checkpointed_entry *E,
                                            void *Frame) {
   CheckpointPolicy Policy = checkpointPolicy();
-  if (Policy.MemoryLimit) {
-    std::fprintf(stderr,
-                 "capsule: error: CAPSULE_MEMORY_LIMIT (or "
-                 "capsule_config_memory_limit) is not supported yet by the "
-                 "checkpointing driver; bound memory with CAPSULE_SNAPSHOTS "
-                 "and CAPSULE_LEAF_STEPS instead\n");
-    std::exit(2);
-  }
+  if (E->loop_iterations)
+    Policy = loopIterationPolicy(Policy);
+  beginTrace();
   reserveSink();
   __capsule_gradient_begin();
   // The root frame's slots were written by the marker call, whose stores
@@ -189,19 +298,31 @@ extern "C" void __capsule_run_checkpointed(const capsule_checkpointed_entry *E,
                  E->entry->name);
   double Primops = monotonicSeconds() - Begin;
 
-  ScheduleParams Params = resolvePolicy(Policy, N);
-  CheckpointedRun Run(*E, Frame, N);
+  MemoryPlan Plan;
+  ScheduleParams Params;
+  if (Policy.MemoryLimit) {
+    Plan = planMemory(*E, Start, N, Policy.MemoryLimit);
+    Params = fitSchedule(*E, Policy, N, Plan);
+  } else {
+    Params = resolvePolicy(Policy, N);
+  }
+  traceSchedule(E->entry->name, N, strategyName(Policy.Strat),
+                splitName(Policy.How), Params);
+  CheckpointedRun Run(*E, Frame, N, Plan);
   ScheduleStats Stats =
       runSchedule(Run, Start, N, Policy.Strat, Policy.How, Params);
 
   // Leave memory as the computation leaves it.
   uint64_t Done;
   runFrom(Start, UINT64_MAX, runStepFunction, E->entry, &Done);
+  tracePrimal(0, Done);
   releaseCapsule(Start);
+  traceRelease();
+  endTrace();
   __capsule_gradient_end();
   if (statsEnabled()) {
     Timings T = Run.timings();
     T.Primal += Primops;
-    printStats(*E, N, Policy, Params, Stats, T);
+    printStats(*E, N, Policy, Params, Stats, T, Plan);
   }
 }

@@ -1,14 +1,11 @@
 //===- GreenRun.cpp - Untaped forward sweeps ------------------------------===//
 //
-// The flag that the tape's slow push and the shadow allocator test; the work
-// at the run's edges is theirs (Tape.cpp, Shadow.cpp).
+// The flag that the tape's slow paths and the shadow allocator test; the
+// tape's part of the run's edges is in Tape.cpp.
 //===----------------------------------------------------------------------===//
 #include "GreenRun.h"
 #include "Config.h"
 #include "ScratchShadows.h"
-
-#include <cstdio>
-#include <cstdlib>
 
 namespace capsule {
 namespace {
@@ -21,7 +18,6 @@ __thread char *ScratchMark;
 void beginGreenRun() {
   if (Active)
     failInternal("a green run began inside another green run");
-  // Checks that the tape is empty before any push can land in the run.
   tapeBeginGreenRun();
   ScratchMark = scratchShadowMark();
   Active = true;
@@ -32,7 +28,6 @@ void endGreenRun() {
     failInternal("a green run ended that had not begun");
   Active = false;
   tapeEndGreenRun();
-  freeGreenShadows();
   releaseScratchShadowsAbove(ScratchMark);
 }
 

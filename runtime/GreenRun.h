@@ -2,24 +2,23 @@
 //
 // The checkpointing driver runs some forward sweeps only to bring memory and
 // the pointer shadows beside it to a later point, not to differentiate them:
-// a *green run*. The sweep's code is the taped one, so it still pushes
-// records and allocates shadows of stack slots and of byval copies, whose
-// reverse sweep never comes. While a green run is active on a thread:
+// a *green run*. It executes the untaped forward sweep the pass generates
+// for it, which pushes no records and allocates no shadows on the shadow
+// heap (checkpointed code derives heap shadows from arena addresses and
+// takes the shadows of stack slots from the scratch shadows). While a green
+// run is active on a thread:
 //
-//  - the tape does not grow: a push that leaves the current chunk starts
-//    over at the chunk's beginning (records are written, never read), and
-//    nothing counts toward the tape limit or the statistics; the tape must
-//    be empty when the run begins, and is empty again when it ends;
-//  - shadows from __capsule_shadow_alloc (and __capsule_shadow_realloc) are
-//    remembered and freed when the run ends, unless the run frees them
-//    first.
+//  - the tape stays empty: it must be empty when the run begins, and a push
+//    or a pop is an internal error (a taped sweep ran by mistake);
+//  - __capsule_shadow_alloc and __capsule_shadow_realloc are an internal
+//    error for the same reason: no reverse sweep would free their shadows;
+//  - scratch shadows the run allocates are dropped when it ends, since their
+//    reverse sweep never comes.
 //
-// Green runs do not nest, and pops are an internal error during one.
+// Green runs do not nest.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_RUNTIME_GREENRUN_H
 #define CAPSULE_RUNTIME_GREENRUN_H
-
-#include <cstdint>
 
 namespace capsule {
 
@@ -27,23 +26,16 @@ namespace capsule {
 /// stages); an internal error otherwise.
 void beginGreenRun();
 
-/// Ends this thread's green run: leaves the tape empty and frees the shadows
-/// the run allocated and did not free.
+/// Ends this thread's green run: drops the scratch shadows it allocated and
+/// lets the tape take records again.
 void endGreenRun();
 
 /// Whether a green run is active on this thread.
 bool inGreenRun();
 
-/// For tests: shadows allocated in this thread's green run and not yet freed,
-/// and shadow blocks this thread allocated and has not freed (any run).
-uint64_t liveGreenShadows();
-uint64_t liveShadowBlocks();
-
-/// The parts of begin and end that belong to the tape (Tape.cpp) and to the
-/// shadows (Shadow.cpp).
+/// The parts of begin and end that belong to the tape (Tape.cpp).
 void tapeBeginGreenRun();
 void tapeEndGreenRun();
-void freeGreenShadows();
 
 } // namespace capsule
 

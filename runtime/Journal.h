@@ -36,6 +36,12 @@ struct JournalEntry {
   uint64_t Old;
 };
 
+/// The most memory one saved granule costs: its entry in an array that
+/// doubles when full, and its slot in a hash set kept at most half full
+/// (which doubles when it would not be).
+constexpr uint64_t MaxBytesPerSavedGranule =
+    2 * sizeof(JournalEntry) + 4 * sizeof(uintptr_t);
+
 /// An open-addressing hash set of granule addresses (0 marks an empty slot;
 /// no granule lives at address 0). Linear probing, at most half full.
 struct GranuleSet {

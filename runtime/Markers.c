@@ -1,7 +1,9 @@
-/*===- Markers.c - Capsule's activity marker globals ----------------------===*
+/*===- Markers.c - Capsule's marker globals and functions -----------------===*
  *
  * The pass recognizes these by name where they are passed to a marker call;
- * the values only have to differ. They live in their own object file so the
+ * the values only have to differ. capsule_checkpoint_iteration() means
+ * something only in checkpointed code, where the pass replaces its calls;
+ * elsewhere it does nothing. They live in their own object file so the
  * linker pulls it in only when a program refers to one of them, and a
  * program defining its own enzyme_* markers never clashes with the runtime.
  *===----------------------------------------------------------------------===*/
@@ -11,3 +13,5 @@ int capsule_dup = 1;
 int capsule_dupnoneed = 2;
 int capsule_const = 3;
 int capsule_out = 4;
+
+void capsule_checkpoint_iteration(void) {}

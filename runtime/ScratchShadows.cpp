@@ -10,11 +10,11 @@
 //
 // Blocks are freed in about the reverse order of their allocation (the
 // reverse sweep passes slots in reverse); a freed block is reclaimed once
-// every block above it is freed too. A green run, which never reaches a
-// reverse sweep, drops everything it allocated at its end.
+// every block above it is freed too. A green run (GreenRun.h) executes the
+// untaped sweep, which allocates here but has no reverse sweep to free its
+// blocks, so the run drops everything it allocated at its end.
 //===----------------------------------------------------------------------===//
 #include "ScratchShadows.h"
-#include "GreenRun.h"
 #include "abi.h"
 
 #include <cstdio>

@@ -2,11 +2,16 @@
 //===//
 //
 // Each shadow carries a header before the bytes it hands out: the size (for
-// realloc), whether the primal block was freed, and links into the list of
-// the shadows a green run allocated (GreenRun.h), which it frees at its end
-// since their reverse sweep never comes. A multiple of 16 bytes keeps the
-// shadow as aligned as malloc's blocks.
+// realloc) and whether the primal block was freed. A multiple of 16 bytes
+// keeps the shadow as aligned as malloc's blocks.
+//
+// A green run's untaped sweep (GreenRun.h) never allocates here: it is
+// checkpointed code, which derives heap shadows from arena addresses and
+// takes the shadows of stack slots from the scratch shadows. An allocation
+// in a green run is an internal error: no reverse sweep would free it, and a
+// later run from a capsule would not find it.
 //===----------------------------------------------------------------------===//
+#include "Config.h"
 #include "GreenRun.h"
 #include "abi.h"
 
@@ -19,17 +24,8 @@ namespace {
 struct alignas(16) ShadowHeader {
   uint64_t Bytes;
   uint32_t PrimalFreed;
-  uint32_t Green; // on this thread's green list
-  ShadowHeader *Next;
-  ShadowHeader *Prev;
 };
 static_assert(sizeof(ShadowHeader) % 16 == 0, "shadows are 16-byte aligned");
-
-// The shadows allocated in this thread's green run and not yet freed.
-__thread ShadowHeader *GreenList;
-__thread uint64_t GreenCount;
-// Shadow blocks allocated and not freed on this thread, for tests.
-__thread uint64_t LiveBlocks;
 
 ShadowHeader *headerOf(void *Shadow) {
   return static_cast<ShadowHeader *>(Shadow) - 1;
@@ -41,24 +37,6 @@ ShadowHeader *headerOf(void *Shadow) {
           "the gradient\n",
           static_cast<unsigned long long>(Bytes));
   exit(3);
-}
-
-void unlinkGreen(ShadowHeader *H) {
-  if (H->Prev)
-    H->Prev->Next = H->Next;
-  else
-    GreenList = H->Next;
-  if (H->Next)
-    H->Next->Prev = H->Prev;
-  H->Green = 0;
-  --GreenCount;
-}
-
-void freeHeader(ShadowHeader *H) {
-  if (H->Green)
-    unlinkGreen(H);
-  --LiveBlocks;
-  free(H);
 }
 
 template <typename T> void addPrefix(void *Old, void *New) {
@@ -78,20 +56,15 @@ template <typename T> void addPrefix(void *Old, void *New) {
 } // namespace
 
 extern "C" void *__capsule_shadow_alloc(uint64_t Bytes) {
+  if (__builtin_expect(capsule::inGreenRun(), 0))
+    capsule::failInternal("a shadow was allocated on the shadow heap in a "
+                          "green run (%llu bytes)",
+                          static_cast<unsigned long long>(Bytes));
   auto *H =
       static_cast<ShadowHeader *>(calloc(1, sizeof(ShadowHeader) + Bytes));
   if (!H)
     outOfMemory(Bytes);
   H->Bytes = Bytes;
-  ++LiveBlocks;
-  if (__builtin_expect(capsule::inGreenRun(), 0)) {
-    H->Green = 1;
-    H->Next = GreenList;
-    if (GreenList)
-      GreenList->Prev = H;
-    GreenList = H;
-    ++GreenCount;
-  }
   return H + 1;
 }
 
@@ -121,23 +94,10 @@ extern "C" void __capsule_shadow_note_free(void *Shadow) {
 
 extern "C" void __capsule_shadow_release(void *Shadow) {
   if (Shadow && headerOf(Shadow)->PrimalFreed)
-    freeHeader(headerOf(Shadow));
+    free(headerOf(Shadow));
 }
 
 extern "C" void __capsule_shadow_free(void *Shadow) {
   if (Shadow)
-    freeHeader(headerOf(Shadow));
+    free(headerOf(Shadow));
 }
-
-namespace capsule {
-
-void freeGreenShadows() {
-  while (GreenList)
-    freeHeader(GreenList);
-}
-
-uint64_t liveGreenShadows() { return GreenCount; }
-
-uint64_t liveShadowBlocks() { return LiveBlocks; }
-
-} // namespace capsule

@@ -8,9 +8,9 @@
 //     chunk always has a record waiting in the chunk below;
 //   - a chunk's usable end is capped at the room the tape limit left when the
 //     chunk was started, so the inline push can never pass the limit.
-// In a green run (GreenRun.h) none of this is at stake: the tape holds no
-// records worth keeping, and its one chunk is reused from the beginning
-// whenever it fills.
+// In a green run (GreenRun.h) the tape stays empty: its code is untaped, so
+// a push there is an internal error, and the inline push is made to take
+// the slow path, where that is detected.
 //===----------------------------------------------------------------------===//
 #include "Tape.h"
 #include "Config.h"
@@ -165,42 +165,14 @@ void registerCleanup(ThreadTape &T) {
   T.CleanupRegistered = true;
 }
 
-// A green run cycles through the first GreenWindowBytes of the chunk (or
-// one record, if larger): the pages it writes count in the program's
-// resident memory, and its records are never read.
-constexpr uint64_t GreenWindowBytes = uint64_t(64) << 10;
-
-char *greenWindowEnd(Chunk &C, uint64_t N) {
-  return C.begin() + std::min(C.Capacity, std::max(N, GreenWindowBytes));
-}
-
-// A push in a green run: its record is never read, so it starts over at the
-// beginning of the current chunk, in its window (nothing counts toward the
-// limit). The tape was empty when the run began, so the current chunk has
-// none below it.
-void *greenPush(ThreadTape &T, uint64_t N) {
-  Chunk *C = currentChunk();
-  if (!C || C->Capacity < N) {
-    registerCleanup(T);
-    Chunk *Larger = acquire(T, N, UINT64_MAX);
-    if (C)
-      release(T, C);
-    C = Larger;
-    C->Below = nullptr;
-    C->BelowTop = nullptr;
-    C->BytesBelow = 0;
-    C->End = C->begin() + C->Capacity;
-  }
-  __capsule_tape = {C->begin() + N, greenWindowEnd(*C, N), C->begin()};
-  return C->begin();
-}
-
 } // namespace
 
 extern "C" void *__capsule_tape_push_slow(uint64_t N) {
-  ThreadTape &T = ThisThread;
   if (__builtin_expect(capsule::inGreenRun(), 0))
-    return greenPush(T, N);
+    capsule::failInternal("a record was pushed on the gradient tape in a "
+                          "green run (%llu bytes)",
+                          static_cast<unsigned long long>(N));
+  ThreadTape &T = ThisThread;
   Chunk *Current = currentChunk();
   uint64_t InUse = bytesInUse(Current);
   uint64_t Limit = capsule::tapeLimit();
@@ -245,10 +217,7 @@ extern "C" void *__capsule_tape_pop_slow(uint64_t N) {
 
 namespace capsule {
 
-// A green run's records do not count: the tape is empty throughout.
-uint64_t tapeBytesInUse() {
-  return inGreenRun() ? 0 : bytesInUse(currentChunk());
-}
+uint64_t tapeBytesInUse() { return bytesInUse(currentChunk()); }
 
 void tapeReset() {
   ThreadTape &T = ThisThread;
@@ -278,25 +247,24 @@ TapeChunkCounts tapeChunkCounts() { return ThisThread.Chunks; }
 
 void setTapeChunkBytes(uint64_t Bytes) { ChunkBytes.store(Bytes); }
 
+// The tape is empty, so top is the current chunk's beginning (or null before
+// the first chunk). An end equal to top leaves no room for any record, both
+// to the inline push of generated code (a signed comparison) and to
+// tapePush (an unsigned one), so every push lands in the slow path, which
+// stops the program; every pop does too (top == chunk_begin).
 void tapeBeginGreenRun() {
-  Chunk *C = currentChunk();
-  if (uint64_t InUse = bytesInUse(C))
+  if (uint64_t InUse = tapeBytesInUse())
     failInternal("a green run began with records on the gradient tape (%llu "
                  "bytes)",
                  static_cast<unsigned long long>(InUse));
-  if (C)
-    __capsule_tape.chunk_end = greenWindowEnd(*C, 0);
+  __capsule_tape.chunk_end = __capsule_tape.top;
 }
 
-// Empties the tape and caps the current chunk at the limit again, so the
-// inline push of the next taped sweep cannot pass it.
+// Nothing moved during the run, so the current chunk's end (capped at the
+// limit's room when the chunk was started) serves the next taped sweep.
 void tapeEndGreenRun() {
   Chunk *C = currentChunk();
-  if (!C)
-    return;
-  uint64_t Limit = tapeLimit();
-  C->End = C->begin() + (Limit ? std::min(C->Capacity, Limit) : C->Capacity);
-  __capsule_tape = {C->begin(), C->End, C->begin()};
+  __capsule_tape.chunk_end = C ? C->End : nullptr;
 }
 
 } // namespace capsule

@@ -14,7 +14,10 @@
 //                  else { top -= n; rec = top; }
 //
 // A record never straddles two chunks, so the pop fast path only has to
-// detect an empty chunk.
+// detect an empty chunk. The comparison is signed in generated code and
+// unsigned in the runtime's own pushes: only chunk_end == top (no room)
+// sends every push to the slow path under both, which is how a green run
+// (runtime/GreenRun.h) catches a push.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_RUNTIME_ABI_H
 #define CAPSULE_RUNTIME_ABI_H
@@ -37,7 +40,8 @@ extern __thread capsule_tape_state __capsule_tape;
 
 // Reserves n bytes in a new chunk (the current one is too full) and returns
 // the record's address; __capsule_tape.top is already past it. Stops the
-// program with a clear message if the tape limit would be exceeded.
+// program with a clear message if the tape limit would be exceeded, and
+// with an internal error during a green run.
 void *__capsule_tape_push_slow(uint64_t n);
 // Called when the current chunk is empty: steps back to the previous chunk
 // and pops n bytes from it.
@@ -246,6 +250,10 @@ typedef struct capsule_checkpointed_entry {
   // The root's result as an active output: seeded with 1 where the root
   // stores it (entry->result_offset) before the last stage's reverse sweep.
   uint32_t seeded_result;
+  // 1 when the root's steps are the loop iterations that
+  // capsule_checkpoint_iteration() marks: the driver then splits only
+  // there, every iteration a leaf, with the binomial split.
+  uint32_t loop_iterations;
 } capsule_checkpointed_entry;
 
 // Computes the gradient of the root whose arguments are in `frame` (from

@@ -13,6 +13,7 @@ SETTINGS = [
     "CAPSULE_REPS",
     "CAPSULE_LEAF_STEPS",
     "CAPSULE_MEMORY_LIMIT",
+    "CAPSULE_TRACE",
     # Read by the compiler (the pass), not the runtime.
     "CAPSULE_CHECKPOINT_ALL",
 ]

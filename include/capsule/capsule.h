@@ -90,6 +90,15 @@ void capsule_config_leaf_steps(uint64_t alpha);
 void capsule_config_memory_limit(uint64_t bytes);
 void capsule_config_reset(void);
 
+/* Loop-iteration checkpointing, the classic tools' way (Tapenade's
+ * binomial-ckp, revolve): called at the top of a loop's body inside a
+ * checkpointed gradient's computation, it makes each call an iteration
+ * boundary and those boundaries the only split points; every iteration is
+ * one leaf and the iterations are scheduled with the binomial split under
+ * CAPSULE_SNAPSHOTS (docs/checkpointing.md). Without it nothing changes;
+ * elsewhere (plain gradients, primal code) it does nothing. */
+void capsule_checkpoint_iteration(void);
+
 typedef struct capsule_s capsule_t;
 /* Runs fn(args) to the end and returns its step count. */
 uint64_t __capsule_primops(void *fn, ...);

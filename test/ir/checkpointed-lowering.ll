@@ -7,7 +7,7 @@
 ; code and its forward sweep keeps pointer shadows beside runtime memory.
 ; RUN: %opt -load-pass-plugin=%plugin -passes='function(sroa),capsule' -S %s | FileCheck %s
 
-; CHECK: @f.capsule.checkpointed = private constant { ptr, ptr, ptr, ptr, i32 } { ptr @f.capsule.entry, ptr @f.capsule.step.capsule.fwd.d, ptr @f.capsule.step.capsule.rev.d, ptr @f.capsule.step.capsule.untaped.d, i32 2 }
+; CHECK: @f.capsule.checkpointed = private constant { ptr, ptr, ptr, ptr, i32, i32 } { ptr @f.capsule.entry, ptr @f.capsule.step.capsule.fwd.d, ptr @f.capsule.step.capsule.rev.d, ptr @f.capsule.step.capsule.untaped.d, i32 2, i32 0 }
 
 ; CHECK-LABEL: define double @grad(
 ; CHECK: %frame = call ptr @__capsule_root_frame(ptr @f.capsule.entry)

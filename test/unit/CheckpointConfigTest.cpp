@@ -161,6 +161,30 @@ TEST_F(CheckpointConfigTest, MemoryLimitCallOverridesTheEnvironment) {
   EXPECT_EQ(checkpointPolicy().MemoryLimit, 0u);
 }
 
+TEST_F(CheckpointConfigTest, LoopIterationsAreLeavesUnderTheBinomialSplit) {
+  ScopedEnv Snapshots("CAPSULE_SNAPSHOTS", "3");
+  ScopedEnv Strategy("CAPSULE_STRATEGY", "treeverse");
+  CheckpointPolicy P = loopIterationPolicy(checkpointPolicy());
+  EXPECT_EQ(P.LeafSteps, 1u);
+  EXPECT_EQ(P.How, capsule::Split::Binomial);
+  EXPECT_EQ(P.Strat, capsule::Strategy::Treeverse);
+  EXPECT_EQ(P.Crit, capsule::Criterion::Space);
+  EXPECT_EQ(P.Snapshots, 3u);
+}
+
+TEST_F(CheckpointConfigTest, LoopIterationsRefuseAlphaAndAMemoryLimit) {
+  capsule_config_leaf_steps(10);
+  EXPECT_EXIT(loopIterationPolicy(checkpointPolicy()),
+              testing::ExitedWithCode(2),
+              "capsule_config_leaf_steps\\(\\) is set, but "
+              "capsule_checkpoint_iteration\\(\\) makes every loop "
+              "iteration one leaf");
+  capsule_config_reset();
+  capsule_config_memory_limit(1 << 20);
+  EXPECT_EXIT(loopIterationPolicy(checkpointPolicy()),
+              testing::ExitedWithCode(2), "capsule_config_memory_limit");
+}
+
 TEST_F(CheckpointConfigTest, ResetReturnsToTheEnvironment) {
   ScopedEnv Strategy("CAPSULE_STRATEGY", "treeverse");
   capsule_config_strategy("binary");

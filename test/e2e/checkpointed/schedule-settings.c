@@ -9,7 +9,6 @@
 // RUN: env CAPSULE_LEAF_STEPS=-3 not %t 2>&1 | FileCheck %s --check-prefix=BAD-ALPHA
 // RUN: env CAPSULE_CRITERION=space CAPSULE_REPS=4 not %t 2>&1 | FileCheck %s --check-prefix=CONTRADICTION
 // RUN: not %t bad-api 2>&1 | FileCheck %s --check-prefix=BAD-API
-// RUN: env CAPSULE_MEMORY_LIMIT=64M not %t 2>&1 | FileCheck %s --check-prefix=MEMORY
 #include <capsule/capsule.h>
 #include <math.h>
 #include <stdio.h>
@@ -63,4 +62,3 @@ int main(int argc, char **argv) {
 // BAD-ALPHA: CAPSULE_LEAF_STEPS{{.*}}-3
 // CONTRADICTION: CAPSULE_REPS
 // BAD-API: capsule_config_split{{.*}}halves{{.*}}bisection{{.*}}binomial
-// MEMORY: CAPSULE_MEMORY_LIMIT{{.*}}not supported yet

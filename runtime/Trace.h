@@ -1,0 +1,74 @@
+//===- Trace.h - A trace of what the checkpointing driver did -------------===//
+//
+// With CAPSULE_TRACE=FILE, each checkpointed gradient call appends to FILE a
+// plain-text trace of its schedule, which tools/draw-schedule.py draws as
+// the paper's Fig. 2 (docs/schedule-trace.md). FILE is created, or emptied,
+// when the process's first checkpointed gradient starts; an empty value or a
+// file that cannot be opened stops the program then (exit status 2).
+//
+// One record a line, fields separated by single spaces, positions in steps
+// from 0 (the root's start) to n (its end). A call's trace is
+//
+//   gradient n=N strategy=S split=P d=D t=T alpha=A root=NAME
+//   snapshot 0 0       the start capsule
+//   primal 0 N         PRIMOPS, the green run that counts the steps
+//   ...                the schedule (below)
+//   primal 0 N         the run that leaves memory as the computation leaves it
+//   release 0          the start capsule goes
+//   end
+//
+// where the schedule's records, in execution order, are
+//
+//   primal FROM TO     a green (untaped) run from the capsule at FROM to TO
+//   snapshot ID STEP   capsule ID captured at STEP, where the run before
+//                      stopped
+//   forward FROM TO    a stage's taped forward sweep
+//   reverse FROM TO    its reverse sweep, which turns the adjoints at TO into
+//                      those at FROM
+//   release ID         capsule ID released
+//
+// NAME is the root's name as messages spell it and takes the rest of the
+// line (a C++ name may hold spaces). S is binary or treeverse, P bisection
+// or binomial; D, T and A are the schedule's d, t and α. Capsule IDs count
+// from 0 within a call; capsules are released newest first. A call without
+// its end line was cut short (the program stopped inside it).
+//
+// A traced call holds the trace from its start to its end, so the calls of
+// several threads write whole traces, one after another. The records of a
+// call are flushed at its end.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_RUNTIME_TRACE_H
+#define CAPSULE_RUNTIME_TRACE_H
+
+#include "Scheduler.h"
+
+#include <cstdint>
+
+namespace capsule {
+
+/// Starts a call's trace, when CAPSULE_TRACE asks for one: opens the file the
+/// first time (or stops the program) and waits for other threads' traced
+/// calls to end. Every other trace function does nothing without a trace.
+void beginTrace();
+
+/// The header and the two records that came before the schedule could be
+/// named: the start capsule and PRIMOPS, which counted N.
+void traceSchedule(const char *Root, uint64_t N, const char *Strategy,
+                   const char *Split, const ScheduleParams &Params);
+
+void tracePrimal(uint64_t From, uint64_t To);
+void traceForward(uint64_t From, uint64_t To);
+void traceReverse(uint64_t From, uint64_t To);
+
+/// A capsule captured at Step, numbered after the call's last one.
+void traceSnapshot(uint64_t Step);
+
+/// The release of the newest live capsule.
+void traceRelease();
+
+/// Ends the call's trace: writes its end line and flushes the file.
+void endTrace();
+
+} // namespace capsule
+
+#endif // CAPSULE_RUNTIME_TRACE_H
