@@ -1,16 +1,10 @@
 //===- AtomicLoops.cpp - Counted inner loops charged once -----------------===//
 #include "AtomicLoops.h"
 
+#include "LoopAnalyses.h"
 #include "RuntimeABI.h"
 #include "StepModel.h"
 
-#include "llvm/Analysis/AssumptionCache.h"
-#include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/ScalarEvolution.h"
-#include "llvm/Analysis/TargetLibraryInfo.h"
-#include "llvm/IR/Dominators.h"
-#include "llvm/IR/Module.h"
-#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #include <cstdlib>
@@ -63,14 +57,10 @@ AtomicLoops chargeAtomicLoops(Function &F,
   AtomicLoops Atomic;
   if (!atomicLoopsEnabled())
     return Atomic;
-  DominatorTree DT(F);
-  LoopInfo LI(DT);
-  TargetLibraryInfoImpl TLII(Triple(F.getParent()->getTargetTriple()));
-  TargetLibraryInfo TLI(TLII, &F);
-  AssumptionCache AC(F);
-  ScalarEvolution SE(F, TLI, AC, DT, LI);
+  LoopAnalyses A(F);
+  ScalarEvolution &SE = A.SE;
   SCEVExpander Expander(SE, F.getDataLayout(), "trips");
-  for (Loop *L : LI.getLoopsInPreorder()) {
+  for (Loop *L : A.LI.getLoopsInPreorder()) {
     BasicBlock *Preheader = L->getLoopPreheader();
     if (!L->isInnermost() || !Preheader || !L->getExitingBlock() ||
         callsResumable(*L, Model))

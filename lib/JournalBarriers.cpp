@@ -1,17 +1,12 @@
 //===- JournalBarriers.cpp - Journal barriers before stores ---------------===//
 #include "JournalBarriers.h"
 
+#include "LoopAnalyses.h"
 #include "RuntimeABI.h"
 
-#include "llvm/Analysis/AssumptionCache.h"
-#include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
-#include "llvm/Analysis/TargetLibraryInfo.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
-#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
@@ -109,18 +104,13 @@ std::optional<LoopRange> rangeOverLoop(CallInst &Barrier, LoopInfo &LI,
 /// the loop can save (rangeOverLoop) by that barrier, in \p Barriers too.
 void hoistOutOfLoops(Function &F, MutableArrayRef<CallInst *> Barriers,
                      RuntimeABI &ABI) {
-  DominatorTree DT(F);
-  LoopInfo LI(DT);
-  TargetLibraryInfoImpl TLII(Triple(F.getParent()->getTargetTriple()));
-  TargetLibraryInfo TLI(TLII, &F);
-  AssumptionCache AC(F);
-  ScalarEvolution SE(F, TLI, AC, DT, LI);
-  SCEVExpander Expander(SE, F.getDataLayout(), "journal.range");
+  LoopAnalyses A(F);
+  SCEVExpander Expander(A.SE, F.getDataLayout(), "journal.range");
   for (CallInst *&Barrier : Barriers) {
-    std::optional<LoopRange> Range = rangeOverLoop(*Barrier, LI, SE, DT);
+    std::optional<LoopRange> Range = rangeOverLoop(*Barrier, A.LI, A.SE, A.DT);
     if (!Range)
       continue;
-    Instruction *At = LI.getLoopFor(Barrier->getParent())
+    Instruction *At = A.LI.getLoopFor(Barrier->getParent())
                           ->getLoopPreheader()
                           ->getTerminator();
     if (!Expander.isSafeToExpandAt(Range->First, At) ||
