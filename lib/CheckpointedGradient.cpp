@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "CheckpointedGradient.h"
 
+#include "ByValShadows.h"
 #include "Diagnostics.h"
 #include "Differentiator.h"
 #include "ResumableSplitter.h"
@@ -35,16 +36,6 @@ static SeededResult seededResult(const DiffSignature &Sig) {
 
 /// The parts of a signature checkpointed gradients do not handle yet.
 static bool checkSupported(const GradientRequest &R) {
-  for (Argument &A : R.Sig.Fn->args())
-    if (A.hasByValAttr()) {
-      reportBadMarkerCall(*R.Call,
-                          "argument " + Twine(A.getArgNo() + 1) + " of '" +
-                              displayName(*R.Sig.Fn) +
-                              "' is a struct passed by value, which "
-                              "__capsule_autodiff_checkpointed cannot pass "
-                              "yet; pass a pointer");
-      return false;
-    }
   Type *RetTy = R.Sig.Fn->getReturnType();
   if (R.Sig.ActiveReturn && !RetTy->isFloatTy() && !RetTy->isDoubleTy()) {
     reportBadMarkerCall(*R.Call, "__capsule_autodiff_checkpointed seeds only "
@@ -130,17 +121,36 @@ Value *CheckpointedGradients::lower(const GradientRequest &R) {
   };
   FrameHeader H = frameHeader(Root);
   unsigned NextShadow = 0;
+  SmallVector<std::pair<unsigned, Value *>, 1> DupByVal;
   for (auto [K, Arg] : enumerate(R.Args)) {
     if (!carriesPointer(Arg->getType()))
       continue;
     Value *Shadow = R.Sig.Args[K] == ArgActivity::Dup
                         ? R.Shadows[NextShadow++]
                         : Constant::getNullValue(Arg->getType());
-    B.CreateStore(Shadow, Slot(PointerShadows, H.ArgOffsets[K]));
+    Value *ShadowSlot = Slot(PointerShadows, H.ArgOffsets[K]);
+    if (!Root.getArg(K)->hasByValAttr()) {
+      B.CreateStore(Shadow, ShadowSlot);
+      continue;
+    }
+    // The frame holds the root's own copy of a byval struct (emitRootFrame);
+    // its pointer fields' shadows are those of the caller's shadow object
+    // (null for a const argument), its adjoints start at zero.
+    Type *Ty = H.ArgTypes[K];
+    B.CreateMemSet(ShadowSlot, B.getInt8(0),
+                   Root.getDataLayout().getTypeAllocSize(Ty), MaybeAlign());
+    if (R.Sig.Args[K] == ArgActivity::Dup) {
+      emitCopyPointerShadows(B, Ty, ShadowSlot, Shadow);
+      DupByVal.push_back({static_cast<unsigned>(K), Shadow});
+    }
   }
   D.emitZeroShadowGlobals(B);
   B.CreateCall(ABI.runCheckpointed(),
                {checkpointedEntry(Root, seededResult(R.Sig)), Frame});
+  // The copy's adjoints belong to the caller's shadow object.
+  for (auto [K, Shadow] : DupByVal)
+    emitReturnCopyAdjoints(B, ABI, H.ArgTypes[K], Shadow,
+                           Slot(Adjoints, H.ArgOffsets[K]));
 
   // The adjoints of the out arguments are what the stages left in their
   // slots (the driver zeroed the frame's adjoints first).

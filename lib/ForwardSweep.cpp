@@ -6,6 +6,7 @@
 // calls the forward sweeps of differentiated callees, and pushes each
 // block's tape record before the block's terminator.
 //===----------------------------------------------------------------------===//
+#include "ByValShadows.h"
 #include "GradientGenerator.h"
 #include "MemoryKinds.h"
 
@@ -259,14 +260,7 @@ Value *GradientGenerator::forwardByValShadow(CallBase &Call, unsigned ArgNo) {
   Type *Ty = Call.getParamByValType(ArgNo);
   Value *Copy =
       B.CreateCall(slotShadowAlloc(), {B.getInt64(DL.getTypeAllocSize(Ty))});
-  Value *Original = fwdShadow(Call.getArgOperand(ArgNo));
-  for (const MemoryRun &Run : layoutRuns(Ty, DL))
-    if (Run.Kind == ElementKind::Pointer)
-      B.CreateMemCpy(
-          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Copy, Run.Offset),
-          MaybeAlign(),
-          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Original, Run.Offset),
-          MaybeAlign(), Run.Bytes);
+  emitCopyPointerShadows(B, Ty, Copy, fwdShadow(Call.getArgOperand(ArgNo)));
   FwdByValShadows[{&Call, ByValShadowField + ArgNo}] = Copy;
   return Copy;
 }

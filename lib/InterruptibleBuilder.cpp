@@ -316,9 +316,17 @@ Value *emitRootFrame(IRBuilder<> &B, RuntimeABI &ABI,
                      ArrayRef<Value *> Args) {
   Value *Frame = B.CreateCall(ABI.rootFrame(), {Root.Entry}, "frame");
   FrameHeader H = frameHeader(Fn);
-  for (auto [I, Arg] : enumerate(Args))
-    B.CreateStore(Arg, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Frame,
-                                                    H.ArgOffsets[I]));
+  const DataLayout &DL = Fn.getDataLayout();
+  for (auto [I, Arg] : enumerate(Args)) {
+    Value *Slot =
+        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Frame, H.ArgOffsets[I]);
+    // A struct passed by value is the callee's own copy: the frame holds it.
+    if (Fn.getArg(I)->hasByValAttr())
+      B.CreateMemCpy(Slot, MaybeAlign(), Arg, MaybeAlign(),
+                     DL.getTypeAllocSize(H.ArgTypes[I]));
+    else
+      B.CreateStore(Arg, Slot);
+  }
   return Frame;
 }
 

@@ -47,7 +47,8 @@ buildInterruptible(llvm::Module &M, RuntimeABI &ABI,
 
 /// Emits, at \p B's insertion point, the start of a run of \p Root (a marker
 /// call's lowering): the root frame from the runtime, \p Args stored at
-/// their offsets in it. Returns the frame.
+/// their offsets in it (a byval argument's struct copied there). Returns the
+/// frame.
 llvm::Value *emitRootFrame(llvm::IRBuilder<> &B, RuntimeABI &ABI,
                            const InterruptibleRoot &Root,
                            const llvm::Function &Fn,

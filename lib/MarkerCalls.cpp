@@ -68,6 +68,7 @@ private:
     return false;
   }
   bool parseArgument(unsigned ParamNo);
+  void shadowConstByValCopies();
   bool checkResultType();
   Value *convert(Value *V, Type *To, unsigned ParamNo);
   std::string argName(unsigned ParamNo) const {
@@ -168,6 +169,38 @@ bool RequestParser::parseArgument(unsigned ParamNo) {
   return true;
 }
 
+/// A struct passed by value is f's own copy, a local variable like any
+/// other: marked const, the caller's object is not differentiated, but f
+/// may store active values in its copy, whose derivatives must flow as
+/// through any local. The copy gets a zeroed scratch shadow, whose adjoints
+/// are dropped. Not a struct with pointer fields: their shadows would be
+/// null, and a const pointer must stay without a shadow (docs/limitations.md).
+void RequestParser::shadowConstByValCopies() {
+  const DataLayout &DL = Call.getDataLayout();
+  unsigned DupsBefore = 0;
+  for (auto [K, Activity] : enumerate(R.Sig.Args)) {
+    Argument *A = Fn->getArg(K);
+    if (Activity == ArgActivity::Dup) {
+      ++DupsBefore;
+      continue;
+    }
+    if (Activity != ArgActivity::Const || !A->hasByValAttr() ||
+        !carriesFloat(A->getParamByValType()) ||
+        carriesPointer(A->getParamByValType()))
+      continue;
+    Type *Ty = A->getParamByValType();
+    IRBuilder<> Entry(
+        &*Call.getFunction()->getEntryBlock().getFirstInsertionPt());
+    AllocaInst *Scratch =
+        Entry.CreateAlloca(Ty, nullptr, A->getName() + ".const.shadow");
+    IRBuilder<> B(&Call);
+    B.CreateMemSet(Scratch, B.getInt8(0), DL.getTypeAllocSize(Ty),
+                   Scratch->getAlign());
+    R.Shadows.insert(R.Shadows.begin() + DupsBefore++, Scratch);
+    Activity = ArgActivity::Dup;
+  }
+}
+
 /// The marker's declared return type receives the adjoints of the out
 /// arguments: nothing (void), one floating-point value (0 when there is no
 /// out argument), or a struct with one field per out argument, of its type,
@@ -258,6 +291,7 @@ std::optional<GradientRequest> RequestParser::parse() {
   R.Sig.ActiveReturn = RetTy->isFloatingPointTy();
   if (!checkResultType())
     return std::nullopt;
+  shadowConstByValCopies();
   return R;
 }
 
@@ -318,10 +352,6 @@ std::optional<RunRequest> parseRunRequest(CallBase &Call, RunMarkerKind Kind) {
                 Twine(Fn->arg_size()) + " arguments but the call passes " +
                 Twine(Given));
   for (Argument &A : Fn->args()) {
-    if (A.hasByValAttr())
-      return Fail("argument " + Twine(A.getArgNo() + 1) + " of '" +
-                  displayName(*Fn) + "' is a struct passed by value, which " +
-                  Marker + " cannot pass; pass a pointer");
     Value *V = convertMarkerArgument(
         Call, Call.getArgOperand(First + A.getArgNo()), A.getType(),
         "argument " + Twine(A.getArgNo() + 1) + " of '" + displayName(*Fn) +

@@ -8,6 +8,7 @@
 // memory: load p -> shadow[p] += d; store v, p -> dv += shadow[p],
 // shadow[p] = 0.
 //===----------------------------------------------------------------------===//
+#include "ByValShadows.h"
 #include "DerivativeRules.h"
 #include "Diagnostics.h"
 #include "GradientGenerator.h"
@@ -605,18 +606,8 @@ void GradientGenerator::reverseDifferentiatedCall(CallBase &Call) {
 void GradientGenerator::reverseByValShadow(CallBase &Call, unsigned ArgNo) {
   Value *Copy =
       recordField(Current, &Call, ByValShadowField + ArgNo, RB.getPtrTy());
-  Value *Original = shadow(Call.getArgOperand(ArgNo));
-  for (const MemoryRun &Run : layoutRuns(Call.getParamByValType(ArgNo), DL)) {
-    if (Run.Kind != ElementKind::F64 && Run.Kind != ElementKind::F32)
-      continue;
-    Type *ElemTy = scalarTypeOf(Run.Kind, RB.getContext());
-    // Original += Copy; Copy = 0.
-    RB.CreateCall(
-        D.abi().copyAdjoint(ElemTy),
-        {RB.CreateConstInBoundsGEP1_64(RB.getInt8Ty(), Original, Run.Offset),
-         RB.CreateConstInBoundsGEP1_64(RB.getInt8Ty(), Copy, Run.Offset),
-         RB.getInt64(Run.Bytes)});
-  }
+  emitReturnCopyAdjoints(RB, D.abi(), Call.getParamByValType(ArgNo),
+                         shadow(Call.getArgOperand(ArgNo)), Copy);
   RB.CreateCall(slotShadowFree(), {Copy});
 }
 

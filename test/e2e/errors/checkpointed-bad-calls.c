@@ -3,13 +3,9 @@
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 #include <capsule/capsule.h>
 
-struct triple {
-  double a, b, c; /* passed in memory (byval) by the x86-64 C ABI */
-};
+_Float16 half_result(_Float16 *x) { return x[0] * x[0]; }
 
-double by_value(struct triple p) { return p.a * p.b * p.c; }
-
-double use_by_value(struct triple p) {
-  // CHECK: {{.*}}checkpointed-bad-calls.c:[[@LINE+1]]{{.*}}error:{{.*}}capsule:{{.*}}struct passed by value{{.*}}__capsule_autodiff_checkpointed
-  return __capsule_autodiff_checkpointed((void *)by_value, capsule_const, p);
+void use_half_result(_Float16 *x, _Float16 *dx) {
+  // CHECK: {{.*}}checkpointed-bad-calls.c:[[@LINE+1]]{{.*}}error:{{.*}}capsule:{{.*}}__capsule_autodiff_checkpointed seeds only float and double results
+  __capsule_autodiff_checkpointed((void *)half_result, capsule_dup, x, dx);
 }
