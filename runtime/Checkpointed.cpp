@@ -306,8 +306,8 @@ extern "C" void __capsule_run_checkpointed(const capsule_checkpointed_entry *E,
   } else {
     Params = resolvePolicy(Policy, N);
   }
-  traceSchedule(E->entry->name, N, strategyName(Policy.Strat),
-                splitName(Policy.How), Params);
+  traceSchedule(E->entry->name, N, E->loop_iterations,
+                strategyName(Policy.Strat), splitName(Policy.How), Params);
   CheckpointedRun Run(*E, Frame, N, Plan);
   ScheduleStats Stats =
       runSchedule(Run, Start, N, Policy.Strat, Policy.How, Params);

@@ -80,14 +80,16 @@ void beginTrace() {
   NextId = 0;
 }
 
-void traceSchedule(const char *Root, uint64_t N, const char *Strategy,
-                   const char *Split, const ScheduleParams &Params) {
+void traceSchedule(const char *Root, uint64_t N, bool LoopIterations,
+                   const char *Strategy, const char *Split,
+                   const ScheduleParams &Params) {
   if (!File)
     return;
   std::fprintf(File,
-               "gradient n=%llu strategy=%s split=%s d=%llu t=%llu alpha=%llu "
-               "root=%s\n",
-               static_cast<unsigned long long>(N), Strategy, Split,
+               "gradient n=%llu unit=%s strategy=%s split=%s d=%llu t=%llu "
+               "alpha=%llu root=%s\n",
+               static_cast<unsigned long long>(N),
+               LoopIterations ? "iterations" : "steps", Strategy, Split,
                static_cast<unsigned long long>(Params.Snapshots),
                static_cast<unsigned long long>(Params.Reps),
                static_cast<unsigned long long>(Params.LeafSteps), Root);

@@ -9,7 +9,7 @@
 // One record a line, fields separated by single spaces, positions in steps
 // from 0 (the root's start) to n (its end). A call's trace is
 //
-//   gradient n=N strategy=S split=P d=D t=T alpha=A root=NAME
+//   gradient n=N unit=U strategy=S split=P d=D t=T alpha=A root=NAME
 //   snapshot 0 0       the start capsule
 //   primal 0 N         PRIMOPS, the green run that counts the steps
 //   ...                the schedule (below)
@@ -28,8 +28,11 @@
 //   release ID         capsule ID released
 //
 // NAME is the root's name as messages spell it and takes the rest of the
-// line (a C++ name may hold spaces). S is binary or treeverse, P bisection
-// or binomial; D, T and A are the schedule's d, t and α. Capsule IDs count
+// line (a C++ name may hold spaces). U is `steps`, or `iterations` when the
+// root marks loop iterations (capsule_checkpoint_iteration: each step is an
+// iteration boundary, positions count iterations). S is binary or
+// treeverse, P bisection or binomial; D, T and A are the schedule's d, t
+// and α. Capsule IDs count
 // from 0 within a call; capsules are released newest first. A call without
 // its end line was cut short (the program stopped inside it).
 //
@@ -53,8 +56,9 @@ void beginTrace();
 
 /// The header and the two records that came before the schedule could be
 /// named: the start capsule and PRIMOPS, which counted N.
-void traceSchedule(const char *Root, uint64_t N, const char *Strategy,
-                   const char *Split, const ScheduleParams &Params);
+void traceSchedule(const char *Root, uint64_t N, bool LoopIterations,
+                   const char *Strategy, const char *Split,
+                   const ScheduleParams &Params);
 
 void tracePrimal(uint64_t From, uint64_t To);
 void traceForward(uint64_t From, uint64_t To);

@@ -11,6 +11,7 @@ packages=(
   libgtest-dev               # runtime unit tests
   libbenchmark-dev           # bench/
   python3 python3-psutil     # lit, and its per-test timeout
+  gnuplot-nox                # plots of examples/paper-fig8/sweep.py
 )
 
 installed() {

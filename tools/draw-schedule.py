@@ -80,20 +80,24 @@ def number(text, what=""):
 
 
 def parse_header(rest):
-    """`n=N strategy=S split=P d=D t=T alpha=A root=NAME`; NAME takes the
-    rest of the line."""
+    """`n=N unit=U strategy=S split=P d=D t=T alpha=A root=NAME`; NAME
+    takes the rest of the line."""
     head, sep, root = rest.partition(" root=")
     if not sep:
         raise TraceError("the gradient line has no root= field")
     fields = {"root": root}
     for key, value in (f.partition("=")[::2] for f in head.split(" ")):
         fields[key] = value
-    missing = [k for k in ("n", "strategy", "split", "d", "t", "alpha")
+    missing = [k for k in ("n", "unit", "strategy", "split", "d", "t",
+                           "alpha")
                if k not in fields]
     if missing:
         raise TraceError("the gradient line lacks %s" % ", ".join(missing))
     for key in ("n", "d", "t", "alpha"):
         fields[key] = number(fields[key], key)
+    if fields["unit"] not in ("steps", "iterations"):
+        raise TraceError("unit=%s is neither steps nor iterations"
+                         % fields["unit"])
     return fields
 
 
@@ -271,7 +275,8 @@ def draw(call, index, count):
         pic.add('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#555"/>'
                 % (x, axis_y - 4, x, axis_y))
         pic.text(x, axis_y - 7, str(step), anchor="middle", size=10)
-    pic.text(x_of(n), axis_y - 20, "step \u2192", anchor="end", size=11)
+    unit = "iteration" if f["unit"] == "iterations" else "step"
+    pic.text(x_of(n), axis_y - 20, unit + " \u2192", anchor="end", size=11)
     pic.text(LEFT - 30, TOP + 10, "time \u2193", anchor="middle", size=11,
              extra=' transform="rotate(-90 %.1f %.1f)"'
              % (LEFT - 30, TOP + 10))

@@ -5,7 +5,11 @@
 // count one step per iteration; elsewhere (the plain gradient, an
 // interrupted run) the marker does nothing; configuring alpha is refused.
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t %capsule_ldflags
-// RUN: env CAPSULE_STATS=1 CAPSULE_SNAPSHOTS=4 %t 2>&1 | FileCheck %s --check-prefix=SPACE
+// RUN: env CAPSULE_STATS=1 CAPSULE_SNAPSHOTS=4 CAPSULE_TRACE=%t.trace %t 2>&1 | FileCheck %s --check-prefix=SPACE
+// The trace counts iterations, and its picture says so.
+// RUN: head -1 %t.trace | FileCheck %s --check-prefix=TRACE
+// RUN: python3 %src_root/tools/draw-schedule.py %t.trace -o %t.svg
+// RUN: FileCheck %s --check-prefix=SVG < %t.svg
 // RUN: env CAPSULE_STATS=1 CAPSULE_STRATEGY=treeverse %t 2>&1 | FileCheck %s --check-prefix=LOG
 // RUN: env CAPSULE_LEAF_STEPS=10 not %t 2>&1 | FileCheck %s --check-prefix=ALPHA
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t.O0 %capsule_ldflags
@@ -66,3 +70,6 @@ int main(void) {
 // LOG: PASS
 // ALPHA: capsule: conflicting checkpoint settings: CAPSULE_LEAF_STEPS is set, but capsule_checkpoint_iteration() makes every loop iteration one leaf of the schedule
 // O0: PASS
+
+// TRACE: gradient n=60 unit=iterations strategy=binary split=binomial d=4 t={{[0-9]+}} alpha=1 root=f
+// SVG: iteration →

@@ -43,7 +43,7 @@
 // RUN: rm -rf %t.dir && mkdir %t.dir
 // RUN: env CAPSULE_TRACE=%t.dir %t > %t.unwritable 2>&1; test $? -eq 2
 // RUN: FileCheck %s --check-prefix=UNWRITABLE < %t.unwritable
-// RUN: printf 'gradient n=10 strategy=binary split=bisection d=1 t=1 alpha=5 root=f\nsnapshot 0 0\nprimal 0 ten\n' > %t.bad
+// RUN: printf 'gradient n=10 unit=steps strategy=binary split=bisection d=1 t=1 alpha=5 root=f\nsnapshot 0 0\nprimal 0 ten\n' > %t.bad
 // RUN: python3 %src_root/tools/draw-schedule.py %t.bad -o %t.bad.svg > %t.bad-out 2>&1; test $? -eq 2
 // RUN: FileCheck %s --check-prefix=MALFORMED < %t.bad-out
 // RUN: python3 %src_root/tools/draw-schedule.py %t.trace -o %t.3.svg --call 3 > %t.call-out 2>&1; test $? -eq 2
@@ -102,7 +102,7 @@ int main(int argc, char **argv) {
 
 // GRAD: PASS
 
-// TRACE:      gradient n=[[N:[0-9]+]] strategy=treeverse split=binomial d=2 t=2 alpha=2200 root=f
+// TRACE:      gradient n=[[N:[0-9]+]] unit=steps strategy=treeverse split=binomial d=2 t=2 alpha=2200 root=f
 // TRACE-NEXT: snapshot 0 0
 // TRACE-NEXT: primal 0 [[N]]
 // TRACE-NEXT: primal 0 [[A:[0-9]+]]
@@ -135,7 +135,7 @@ int main(int argc, char **argv) {
 // TRACE-NEXT: primal 0 [[N]]
 // TRACE-NEXT: release 0
 // TRACE-NEXT: end
-// TRACE-NEXT: gradient n=[[M:[0-9]+]] strategy=treeverse split=binomial d=2 t=0 alpha=2200 root=g
+// TRACE-NEXT: gradient n=[[M:[0-9]+]] unit=steps strategy=treeverse split=binomial d=2 t=0 alpha=2200 root=g
 // TRACE-NEXT: snapshot 0 0
 // TRACE-NEXT: primal 0 [[M]]
 // TRACE-NEXT: forward 0 [[M]]
