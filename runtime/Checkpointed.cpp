@@ -308,6 +308,8 @@ extern "C" void __capsule_run_checkpointed(const capsule_checkpointed_entry *E,
   }
   traceSchedule(E->entry->name, N, E->loop_iterations,
                 strategyName(Policy.Strat), splitName(Policy.How), Params);
+  if (Plan.Limit)
+    traceProbe(Plan.ProbedSteps);
   CheckpointedRun Run(*E, Frame, N, Plan);
   ScheduleStats Stats =
       runSchedule(Run, Start, N, Policy.Strat, Policy.How, Params);

@@ -99,6 +99,8 @@ void traceSchedule(const char *Root, uint64_t N, bool LoopIterations,
 
 void tracePrimal(uint64_t From, uint64_t To) { record("primal", From, To); }
 
+void traceProbe(uint64_t Steps) { record("probe", 0, Steps); }
+
 void traceForward(uint64_t From, uint64_t To) { record("forward", From, To); }
 
 void traceReverse(uint64_t From, uint64_t To) { record("reverse", From, To); }

@@ -12,6 +12,8 @@
 //   gradient n=N unit=U strategy=S split=P d=D t=T alpha=A root=NAME
 //   snapshot 0 0       the start capsule
 //   primal 0 N         PRIMOPS, the green run that counts the steps
+//   probe 0 K          under CAPSULE_MEMORY_LIMIT only: the first K steps
+//                      taped to measure the tape, not reversed
 //   ...                the schedule (below)
 //   primal 0 N         the run that leaves memory as the computation leaves it
 //   release 0          the start capsule goes
@@ -61,6 +63,9 @@ void traceSchedule(const char *Root, uint64_t N, bool LoopIterations,
                    const ScheduleParams &Params);
 
 void tracePrimal(uint64_t From, uint64_t To);
+/// The memory probe of CAPSULE_MEMORY_LIMIT: the first \p Steps steps,
+/// taped and not reversed. It ran before the header, right after PRIMOPS.
+void traceProbe(uint64_t Steps);
 void traceForward(uint64_t From, uint64_t To);
 void traceReverse(uint64_t From, uint64_t To);
 

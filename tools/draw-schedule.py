@@ -6,7 +6,8 @@ The input is the trace CAPSULE_TRACE=FILE makes the runtime write (format:
 runtime/Trace.h, docs/schedule-trace.md). Steps run left to right, time
 (the order of the trace's records) top to bottom: each untaped run is a
 green segment, each stage a red segment (taped forward sweep, left to right)
-and a blue one (reverse sweep, right to left) below it, and each capsule a
+and a blue one (reverse sweep, right to left) below it, the memory probe of
+CAPSULE_MEMORY_LIMIT a light red one, and each capsule a
 vertical line at its step from its capture to its release (gold for the
 start capsule, pink for the others, brown for one released before anything
 ran from it).
@@ -27,10 +28,11 @@ import sys
 import textwrap
 from xml.sax.saxutils import escape
 
-RUNS = ("primal", "forward", "reverse")
+RUNS = ("primal", "forward", "reverse", "probe")
 COLOURS = {
     "primal": "#2ca02c",
     "forward": "#d62728",
+    "probe": "#ff9896",
     "reverse": "#1f77b4",
     "start": "#d4a017",
     "snapshot": "#e377c2",
@@ -106,8 +108,8 @@ def parse_record(call, fields):
     if call is None or call.complete:
         raise TraceError("'%s' outside a gradient call (no gradient line "
                          "before it, or after its end line)" % kind)
-    arity = {"primal": 2, "forward": 2, "reverse": 2, "snapshot": 2,
-             "release": 1, "end": 0}
+    arity = {"primal": 2, "forward": 2, "reverse": 2, "probe": 2,
+             "snapshot": 2, "release": 1, "end": 0}
     if kind not in arity:
         raise TraceError("unknown record '%s'" % kind)
     if len(fields) - 1 != arity[kind]:
@@ -250,13 +252,13 @@ def draw(call, index, count):
            stats["snapshots"], stats["peak"]),
     ]
     legend_y = TOP + plot_height + 28
-    caption_y = legend_y + 48
+    caption_y = legend_y + 66  # below the three legend lines
     notes = []
     if summarised:
         per_bin = -(-rows // ROW_BINS)
         notes.append("Summarised: %d runs in %d rows of up to %d "
                      "consecutive runs; a row shows, per colour, the steps "
-                     "its runs covered (green, red, blue lanes)."
+                     "its runs covered (green, red, blue, light red lanes)."
                      % (rows, ROW_BINS, per_bin))
     if not call.complete:
         notes.append("Incomplete: the trace stops before this call's end "
@@ -307,6 +309,7 @@ def draw(call, index, count):
     legend = [[("primal", "untaped run"),
                ("forward", "taped forward sweep"),
                ("reverse", "reverse sweep")],
+              [("probe", "memory probe (taped, not reversed)")],
               [("start", "start capsule"),
                ("snapshot", "capsule, from capture to release"),
                ("dropped", "capsule released unused")]]
@@ -365,11 +368,12 @@ def draw_bins(pic, call, x_of, pitch):
         bins.setdefault(key, []).append((int(x_of(a)), int(x_of(b)) + 1))
     lane = {kind: i for i, kind in enumerate(RUNS)}
     for (row, kind), spans in sorted(bins.items()):
-        y = TOP + row * pitch + lane[kind] * pitch / 3
+        y = TOP + row * pitch + lane[kind] * pitch / len(RUNS)
         for x0, x1 in merge(spans):
             pic.add('<rect class="%s-bin" x="%d" y="%.1f" width="%d" '
                     'height="%.1f" fill="%s"/>'
-                    % (kind, x0, y, x1 - x0, pitch / 3, COLOURS[kind]))
+                    % (kind, x0, y, x1 - x0, pitch / len(RUNS),
+                       COLOURS[kind]))
 
 
 def main():

@@ -7,7 +7,11 @@
 // tape much less than its later ones (the estimate's weak point) stops when
 // a stage outgrows its share, with a message.
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t %capsule_ldflags
-// RUN: env CAPSULE_MEMORY_LIMIT=256K CAPSULE_STATS=1 %t 2>&1 | FileCheck %s --check-prefix=FIT
+// RUN: env CAPSULE_MEMORY_LIMIT=256K CAPSULE_STATS=1 CAPSULE_TRACE=%t.trace %t 2>&1 | FileCheck %s --check-prefix=FIT
+// The trace shows the probe after PRIMOPS, and its picture draws it.
+// RUN: head -4 %t.trace | FileCheck %s --check-prefix=PROBE
+// RUN: python3 %src_root/tools/draw-schedule.py %t.trace -o %t.svg
+// RUN: grep -c 'class="probe"' %t.svg | FileCheck %s --check-prefix=ONE-PROBE
 // RUN: env CAPSULE_STATS=1 %t api 2>&1 | FileCheck %s --check-prefix=API
 // RUN: env CAPSULE_MEMORY_LIMIT=64 not %t 2>&1 | FileCheck %s --check-prefix=TOO-SMALL
 // RUN: env CAPSULE_MEMORY_LIMIT=256K not %t late 2>&1 | FileCheck %s --check-prefix=LATE
@@ -86,3 +90,8 @@ int main(int argc, char **argv) {
 // TOO-SMALL: capsule: error: the checkpointed gradient of f cannot fit in the memory limit of 64 B (CAPSULE_MEMORY_LIMIT or capsule_config_memory_limit)
 // LATE: capsule: error: the checkpointed gradient of f exceeds the memory limit of 256.0 KiB: a stage of {{[0-9]+}} steps taped
 // CONTRADICTION: CAPSULE_MEMORY_LIMIT picks d and {{.*}}CAPSULE_SNAPSHOTS
+// PROBE:      gradient n=[[N:[0-9]+]] unit=steps strategy=binary split=bisection
+// PROBE-NEXT: snapshot 0 0
+// PROBE-NEXT: primal 0 [[N]]
+// PROBE-NEXT: probe 0 {{[0-9]+}}
+// ONE-PROBE: {{^1$}}
