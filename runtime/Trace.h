@@ -34,9 +34,9 @@
 // root marks loop iterations (capsule_checkpoint_iteration: each step is an
 // iteration boundary, positions count iterations). S is binary or
 // treeverse, P bisection or binomial; D, T and A are the schedule's d, t
-// and α. Capsule IDs count
-// from 0 within a call; capsules are released newest first. A call without
-// its end line was cut short (the program stopped inside it).
+// and α. Capsule IDs count from 0 within a call; capsules are released
+// newest first. A call without its end line was cut short (the program
+// stopped inside it).
 //
 // A traced call holds the trace from its start to its end, so the calls of
 // several threads write whole traces, one after another. The records of a

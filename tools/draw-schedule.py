@@ -252,7 +252,6 @@ def draw(call, index, count):
            stats["snapshots"], stats["peak"]),
     ]
     legend_y = TOP + plot_height + 28
-    caption_y = legend_y + 66  # below the three legend lines
     notes = []
     if summarised:
         per_bin = -(-rows // ROW_BINS)
@@ -321,6 +320,7 @@ def draw(call, index, count):
                     'stroke="%s" stroke-width="3"/>'
                     % (x, y - 4, x + 18, y - 4, COLOURS[key]))
             pic.text(x + 24, y, label, size=11)
+    caption_y = legend_y + 18 * len(legend) + 12
     lines = [wrapped for line in caption + notes
              for wrapped in textwrap.wrap(line, CAPTION_COLUMNS)]
     for i, line in enumerate(lines):

@@ -168,12 +168,16 @@ int main(int argc, char **argv) {
   if (check)
     return check_against_finite_differences(x0, x, n, l, phi);
 
-  double t0 = now(), f = rotation(x0, x, n, l, phi), seconds = now() - t0;
-  if (!primal) {
-    t0 = now();
+  /* A gradient leaves x as the computation leaves it, so f is read from
+   * there rather than computed by a run of its own. */
+  double f, t0 = now();
+  if (primal)
+    f = rotation(x0, x, n, l, phi);
+  else
     gradient(mode, x0, dx0, x, dx, n, l, phi);
-    seconds = now() - t0;
-  }
+  double seconds = now() - t0;
+  if (!primal)
+    f = objective(x, n);
 
   long c = floor_3_to_the(phi), inner = 0;
   for (long i = 1; i <= l; i++)
