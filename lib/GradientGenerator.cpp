@@ -1,6 +1,7 @@
 //===- GradientGenerator.cpp - Generates one derivative -------------------===//
 #include "GradientGenerator.h"
 #include "GeneratedCode.h"
+#include "RuntimeStateInRegisters.h"
 
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
@@ -59,6 +60,8 @@ void GradientGenerator::run() {
     Slots.push_back(Slot);
   if (!Slots.empty())
     PromoteMemToReg(Slots, RevDT);
+  keepTapeInRegisters(*Target.Fwd, D.abi());
+  keepTapeInRegisters(*Target.Rev, D.abi());
 }
 
 Value *GradientGenerator::allocatedBytes(IRBuilder<> &B, CalleeKind Kind,

@@ -91,6 +91,8 @@ private:
     llvm::Loop *L;
   };
   void findInductionVariables();
+  /// Records \p Phi as a sibling of a counter already found, if it is one.
+  bool addSiblingCounter(llvm::PHINode &Phi);
   void findWriters();
   void findReloadableLoads();
   bool mayWrite(const llvm::Instruction &W, const llvm::MemoryLocation &Loc,
@@ -216,6 +218,12 @@ private:
   /// The counters of each loop header, first one used to tell iterations.
   llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<InductionVariable, 2>>
       Counters;
+  /// Counters that differ from an earlier counter of their loop by a
+  /// constant: the reverse sweep adds the constant to that counter instead
+  /// of counting a second one back. Address arithmetic then shares one base,
+  /// which lets alias analysis tell `x[k]` from `x[k + 1]`.
+  llvm::DenseMap<llvm::PHINode *, std::pair<llvm::PHINode *, llvm::Constant *>>
+      SiblingCounters;
   /// Loads whose memory nothing overwrites before the reverse sweep: they
   /// are redone there instead of taped.
   llvm::DenseSet<const llvm::LoadInst *> Reloadable;

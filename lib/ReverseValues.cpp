@@ -28,6 +28,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -48,7 +49,13 @@ Value *GradientGenerator::reverseValue(Value *V, unsigned Kind) {
   Value *Result;
   auto *I = dyn_cast<Instruction>(V);
   const InductionVariable *IV = inductionVariable(V);
-  if (IV && Kind == PrimalField && IV->L->contains(Current))
+  auto Sibling = SiblingCounters.find(dyn_cast<PHINode>(V));
+  if (Sibling != SiblingCounters.end() && Kind == PrimalField) {
+    auto [Counter, Offset] = Sibling->second;
+    IRBuilder<> B(R.HeaderEnd);
+    Result =
+        B.CreateAdd(reverseValue(Counter, PrimalField), Offset, V->getName());
+  } else if (IV && Kind == PrimalField && IV->L->contains(Current))
     Result = hoistedValue(IV->L, V, Kind);
   else if (I && isRecomputable(*I, Kind))
     Result = recompute(*I, Kind);
@@ -230,6 +237,24 @@ uint64_t GradientGenerator::stableArgsAt(const CallBase &Call) const {
   return Stable;
 }
 
+/// The constant step of \p Phi when scalar evolution proves it a counter of
+/// \p L that never returns to its start: {Start,+,Step}<nw>. This also finds
+/// counters whose next value is computed from a sibling counter (after
+/// instcombine, `k + 1` of `for (k = 0; k + 1 < n; k += 2)` is a phi of its
+/// own, stepped as `k + 3`).
+static ConstantInt *counterStep(ScalarEvolution &SE, PHINode &Phi,
+                                const Loop *L) {
+  if (!Phi.getType()->isIntegerTy() || !SE.isSCEVable(Phi.getType()))
+    return nullptr;
+  auto *Rec = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&Phi));
+  if (!Rec || Rec->getLoop() != L || !Rec->isAffine() || !Rec->hasNoSelfWrap())
+    return nullptr;
+  auto *Step = dyn_cast<SCEVConstant>(Rec->getStepRecurrence(SE));
+  if (!Step || Step->getValue()->isZero())
+    return nullptr;
+  return Step->getValue();
+}
+
 void GradientGenerator::findInductionVariables() {
   for (Loop *L : Loops.getLoopsInPreorder()) {
     BasicBlock *Preheader = L->getLoopPreheader();
@@ -237,22 +262,27 @@ void GradientGenerator::findInductionVariables() {
     if (!Preheader || !Latch || !L->hasDedicatedExits())
       continue;
     for (PHINode &Phi : L->getHeader()->phis()) {
-      auto *Next =
-          dyn_cast<BinaryOperator>(Phi.getIncomingValueForBlock(Latch));
-      if (!Phi.getType()->isIntegerTy() || !Next ||
-          Next->getOpcode() != Instruction::Add ||
-          !(Next->hasNoSignedWrap() || Next->hasNoUnsignedWrap()))
-        continue;
-      Value *Other = Next->getOperand(0) == &Phi   ? Next->getOperand(1)
-                     : Next->getOperand(1) == &Phi ? Next->getOperand(0)
-                                                   : nullptr;
-      auto *Step = dyn_cast_or_null<ConstantInt>(Other);
-      if (!Step || Step->isZero())
+      ConstantInt *Step = counterStep(SE, Phi, L);
+      if (!Step || addSiblingCounter(Phi))
         continue;
       Counters[L->getHeader()].push_back(
           {&Phi, Phi.getIncomingValueForBlock(Preheader), Step, L});
     }
   }
+}
+
+bool GradientGenerator::addSiblingCounter(PHINode &Phi) {
+  for (const InductionVariable &IV : Counters.lookup(Phi.getParent())) {
+    if (IV.Phi->getType() != Phi.getType())
+      continue;
+    auto *Offset = dyn_cast<SCEVConstant>(
+        SE.getMinusSCEV(SE.getSCEV(&Phi), SE.getSCEV(IV.Phi)));
+    if (!Offset)
+      continue;
+    SiblingCounters[&Phi] = {IV.Phi, Offset->getValue()};
+    return true;
+  }
+  return false;
 }
 
 const GradientGenerator::InductionVariable *

@@ -28,6 +28,8 @@ class RuntimeABI {
 public:
   explicit RuntimeABI(llvm::Module &M);
 
+  /// The address of field \p Index of this thread's tape header.
+  llvm::Value *tapeField(llvm::IRBuilder<> &B, unsigned Index);
   /// Reserves \p Bytes on the tape; returns the address of the record.
   llvm::Value *emitTapePush(llvm::IRBuilder<> &B, uint64_t Bytes);
   /// Pops \p Bytes off the tape; returns the address of the record.
@@ -115,7 +117,6 @@ public:
 private:
   llvm::GlobalVariable *external(llvm::StringRef Name, llvm::Type *Ty);
   llvm::GlobalVariable *threadLocal(llvm::StringRef Name, llvm::Type *Ty);
-  llvm::Value *tapeField(llvm::IRBuilder<> &B, unsigned Index);
   /// A `void (ptr shadow)` runtime function.
   llvm::FunctionCallee onShadow(llvm::StringRef Name);
   llvm::Value *

@@ -1,13 +1,13 @@
-//===- RuntimeStateInRegisters.h - The step budget in a register -*- C++
-//-*-===//
+//===- RuntimeStateInRegisters.h - Runtime state in registers ---*- C++ -*-===//
 //
-// Instrumentation reads and writes the thread's step budget (a thread-local
-// global) at every block. It changes behind a step function's back only
-// through the step functions it calls, so each step function reads it once
-// and keeps it in a register, which the loops' optimizations (and the
-// per-block cost of one subtract, compare and branch the design asks for)
-// depend on. (The journal depth is read once per function by
-// expandJournalBarriers().)
+// Generated code reads and writes thread-local runtime state in every block:
+// instrumentation the step budget, derivatives the tape's top and chunk
+// bounds. Kept in memory, that state costs a load and a store per block and
+// blocks the loop optimizations (the stores to the tape's records may alias
+// the tape's header as far as LLVM knows). It changes behind a function's
+// back only through the calls it makes, so each function reads it once and
+// keeps it in registers, writing it back around calls. (The journal depth is
+// read once per function by expandJournalBarriers().)
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_RUNTIMESTATEINREGISTERS_H
 #define CAPSULE_RUNTIMESTATEINREGISTERS_H
@@ -28,6 +28,12 @@ class RuntimeABI;
 void keepBudgetInRegister(
     llvm::Function &Step,
     const llvm::SmallPtrSetImpl<llvm::Function *> &StepFns, RuntimeABI &ABI);
+
+/// Keeps the tape header fields that \p F's inline pushes and pops use in
+/// registers: read at its entry and after each call that may use the tape,
+/// written back before such calls and before it returns. Functions with
+/// invokes are left alone (their unwind edges would need it too).
+void keepTapeInRegisters(llvm::Function &F, RuntimeABI &ABI);
 
 } // namespace capsule
 

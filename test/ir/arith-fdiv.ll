@@ -45,4 +45,4 @@ entry:
 ; CHECK-NEXT:         [[R0:%.*]] = insertvalue { double, double } poison, double [[DXN]], 0
 ; CHECK-NEXT:    [[DYN:%.*]] = fadd double [[DY]], 0.000000e+00
 ; CHECK-NEXT:    [[R1:%.*]] = insertvalue { double, double } [[R0]], double [[DYN]], 1
-; CHECK-NEXT:    ret { double, double } [[R1]]
+; CHECK:         ret { double, double } [[R1]]

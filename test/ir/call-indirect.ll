@@ -52,12 +52,12 @@ entry:
 ; CHECK:         [[IS1:%.*]] = icmp eq ptr %0, @sq
 ; CHECK-NEXT:    br i1 [[IS1]], label %[[CALL1:.*]], label %[[NEXT1:.*]]
 ; CHECK:       {{^}}[[CALL1]]:
-; CHECK-NEXT:    [[R1:%.*]] = call double @sq.capsule.fwd.or(double %1)
+; CHECK:         [[R1:%.*]] = call double @sq.capsule.fwd.or(double %1)
 ; CHECK:       {{^}}[[NEXT1]]:
 ; CHECK-NEXT:    [[IS2:%.*]] = icmp eq ptr %0, @cube
 ; CHECK-NEXT:    br i1 [[IS2]], label %[[CALL2:.*]], label %[[NEXT2:.*]]
 ; CHECK:       {{^}}[[CALL2]]:
-; CHECK-NEXT:    [[R2:%.*]] = call double @cube.capsule.fwd.or(double %1)
+; CHECK:         [[R2:%.*]] = call double @cube.capsule.fwd.or(double %1)
 ; CHECK:       {{^}}[[NEXT2]]:
 ; CHECK-NEXT:    call void @__capsule_unknown_call_target(ptr %0, ptr @capsule.site{{.*}})
 ; CHECK-NEXT:    unreachable
@@ -76,12 +76,12 @@ entry:
 ; CHECK-NEXT:    [[IS1:%.*]] = icmp eq ptr [[FN]], @sq
 ; CHECK-NEXT:    br i1 [[IS1]], label %[[CALL1:.*]], label %[[NEXT1:.*]]
 ; CHECK:       {{^}}[[CALL1]]:
-; CHECK-NEXT:    [[R1:%.*]] = call { double } @sq.capsule.rev.or(double [[D]])
+; CHECK:         [[R1:%.*]] = call { double } @sq.capsule.rev.or(double [[D]])
 ; CHECK:       {{^}}[[NEXT1]]:
 ; CHECK-NEXT:    [[IS2:%.*]] = icmp eq ptr [[FN]], @cube
 ; CHECK-NEXT:    br i1 [[IS2]], label %[[CALL2:.*]], label %[[NEXT2:.*]]
 ; CHECK:       {{^}}[[CALL2]]:
-; CHECK-NEXT:    [[R2:%.*]] = call { double } @cube.capsule.rev.or(double [[D]])
+; CHECK:         [[R2:%.*]] = call { double } @cube.capsule.rev.or(double [[D]])
 ; CHECK:       {{^}}[[NEXT2]]:
 ; CHECK-NEXT:    call void @__capsule_unknown_call_target(ptr [[FN]], ptr @capsule.site{{.*}})
 ; CHECK-NEXT:    unreachable

@@ -41,8 +41,8 @@ entry:
 
 ; CHECK-LABEL: define internal double @f.capsule.fwd.dcocr(ptr %0, ptr %1, double %2, i32 %3, ptr %"p'")
 ; CHECK:         %s = fmul double %2, %2
-; CHECK-NEXT:    [[T:%[0-9]+]] = call double @g.capsule.fwd.cdocr.s3(ptr %1, ptr %0, double %s, i32 %3, ptr %"p'")
-; CHECK-NEXT:    %r = fmul double [[T]], %2
+; CHECK:         [[T:%[0-9]+]] = call double @g.capsule.fwd.cdocr.s3(ptr %1, ptr %0, double %s, i32 %3, ptr %"p'")
+; CHECK:         %r = fmul double [[T]], %2
 ; CHECK:         call ptr @__capsule_tape_push_slow(
 ; CHECK:         ret double %r
 
@@ -51,7 +51,7 @@ entry:
 ; CHECK:         [[DTM:%.*]] = fmul double {{%[0-9]+}}, {{%[0-9]+}}
 ; CHECK-NEXT:    [[DT:%.*]] = fadd double -0.000000e+00, [[DTM]]
 ; CHECK:         [[GR:%.*]] = call { double } @g.capsule.rev.cdocr.s3(double [[DT]])
-; CHECK-NEXT:    [[DS:%.*]] = extractvalue { double } [[GR]], 0
+; CHECK:         [[DS:%.*]] = extractvalue { double } [[GR]], 0
 ; CHECK-NEXT:    [[DS1:%.*]] = fadd double -0.000000e+00, [[DS]]
 ; CHECK-NEXT:    fmul double [[DS1]], {{%[0-9]+}}
 ; CHECK:         ret { double }

@@ -35,8 +35,8 @@ entry:
 ; CHECK-LABEL: define internal double @f.capsule.fwd.ocr.nested(double %0, i32 %1)
 ; CHECK:       {{^}}step:
 ; CHECK-NEXT:    %m = sub i32 %1, 1
-; CHECK-NEXT:    [[T:%[0-9]+]] = call double @f.capsule.fwd.ocr.nested(double %0, i32 %m)
-; CHECK-NEXT:    %r = fmul double [[T]], %0
+; CHECK:         [[T:%[0-9]+]] = call double @f.capsule.fwd.ocr.nested(double %0, i32 %m)
+; CHECK:         %r = fmul double [[T]], %0
 ; CHECK:         call ptr @__capsule_tape_push_slow(
 
 ; CHECK-LABEL: define internal { double } @f.capsule.rev.ocr.nested(double %0)
@@ -44,6 +44,6 @@ entry:
 ; CHECK:         call ptr @__capsule_tape_pop_slow(
 ; CHECK:         [[DT:%[0-9]+]] = fadd double -0.000000e+00, {{%[0-9]+}}
 ; CHECK:         [[RR:%[0-9]+]] = call { double } @f.capsule.rev.ocr.nested(double [[DT]])
-; CHECK-NEXT:    [[DX:%[0-9]+]] = extractvalue { double } [[RR]], 0
+; CHECK:         [[DX:%[0-9]+]] = extractvalue { double } [[RR]], 0
 ; CHECK-NEXT:    fadd double {{%[0-9]+}}, [[DX]]
 ; CHECK-NOT:   define

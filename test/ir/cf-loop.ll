@@ -2,7 +2,9 @@
 ; header has two predecessors) is pushed inside the loop, once per iteration;
 ; the reverse loop pops one record per iteration and goes around again while
 ; the popped index says the block was entered through the back edge. The
-; adjoint reaching acc's phi from the entry edge is x's.
+; adjoint reaching acc's phi from the entry edge is x's. The counter may wrap
+; (no nsw, an equality exit), so the reverse sweep cannot count it back to
+; find the first iteration (test/ir/loop-counter.ll) and tapes the index.
 ; RUN: %opt -load-pass-plugin=%plugin -passes=capsule -S %s | FileCheck %s
 
 define double @f(double %x, i32 %n) {
@@ -13,7 +15,7 @@ loop:
   %acc = phi double [ %x, %entry ], [ %acc.next, %loop ]
   %acc.next = fmul double %acc, %acc
   %i.next = add i32 %i, 1
-  %done = icmp sge i32 %i.next, %n
+  %done = icmp eq i32 %i.next, %n
   br i1 %done, label %exit, label %loop
 exit:
   ret double %acc.next
@@ -31,22 +33,22 @@ entry:
 ; off), 1 is entry.
 ; CHECK-LABEL: define internal double @f.capsule.fwd.ocr(double %0, i32 %1)
 ; CHECK:       {{^}}loop:
-; CHECK-NEXT:    %pred.index = phi [[IT:i[0-9]+]] [ 0, %[[LATCH:tape.push.join[0-9]*]] ], [ 1, %entry ]
+; CHECK:         %pred.index = phi [[IT:i[0-9]+]] [ 0, %[[LATCH:tape.push.join[0-9]*]] ], [ 1, %entry ]
 ; CHECK:         %acc.next = fmul double %acc, %acc
 ; CHECK:         call ptr @__capsule_tape_push_slow(
 ; CHECK:       {{^}}[[LATCH]]:
-; CHECK-NEXT:    [[REC:%.*]] = phi ptr
+; CHECK:         [[REC:%tape.rec[0-9]*]] = phi ptr
 ; CHECK-DAG:     store double %acc, ptr [[AA:%[0-9]+]]
 ; CHECK-DAG:     [[AA]] = getelementptr inbounds i8, ptr [[REC]], i64 [[AOFF:[0-9]+]]
 ; CHECK-DAG:     store [[IT]] %pred.index, ptr [[IA:%[0-9]+]]
 ; CHECK-DAG:     [[IA]] = getelementptr inbounds i8, ptr [[REC]], i64 [[IOFF:[0-9]+]]
 ; CHECK:         br i1 %done, label %exit, label %loop
 ; CHECK:       {{^}}exit:
-; CHECK-NEXT:    ret double %acc.next
+; CHECK:         ret double %acc.next
 
 ; CHECK-LABEL: define internal { double } @f.capsule.rev.ocr(double %0)
 ; CHECK:       {{^}}rev.loop:
-; CHECK-NEXT:    [[DN:%[^ ]+]] = phi double
+; CHECK:         [[DN:%[^ ]+]] = phi double
 ; CHECK:         call ptr @__capsule_tape_pop_slow(
 ; CHECK:         [[REC:%tape.rec[0-9]*]] = phi ptr
 ; CHECK-DAG:     [[AA:%[0-9]+]] = getelementptr inbounds i8, ptr [[REC]], i64 [[AOFF]]

@@ -41,7 +41,7 @@ entry:
 ; CHECK:         [[REC:%tape.rec[0-9]*]] = phi ptr
 ; CHECK-NEXT:    [[A:%.*]] = getelementptr inbounds i8, ptr [[REC]], i64 [[IOFF:[0-9]+]]
 ; CHECK-NEXT:    store [[IT]] %pred.index, ptr [[A]]
-; CHECK-NEXT:    ret double %y
+; CHECK:         ret double %y
 
 ; Predecessor 0 is b (d * 3 flows to x), 1 is a (d flows to x unchanged).
 ; CHECK-LABEL: define internal { double } @f.capsule.rev.ocr(double %0)

@@ -24,7 +24,7 @@ entry:
 ; CHECK:         [[REC:%tape.rec[0-9]*]] = phi ptr
 ; CHECK-NEXT:    [[A:%.*]] = getelementptr inbounds i8, ptr [[REC]], i64 [[COFF:[0-9]+]]
 ; CHECK-NEXT:    store i1 %c, ptr [[A]]
-; CHECK-NEXT:    ret double %r
+; CHECK:         ret double %r
 
 ; CHECK-LABEL: define internal { double, double } @f.capsule.rev.oor(double %0)
 ; CHECK:         call ptr @__capsule_tape_pop_slow(

@@ -41,4 +41,4 @@ entry:
 ; CHECK-NEXT:    insertvalue { double, float } poison, double {{%.*}}, 0
 ; CHECK-NEXT:    fadd float {{%.*}}, 0.000000e+00
 ; CHECK-NEXT:    insertvalue { double, float } {{%.*}}, float {{%.*}}, 1
-; CHECK-NEXT:    ret { double, float }
+; CHECK:         ret { double, float }

@@ -29,7 +29,7 @@ entry:
 
 ; CHECK-LABEL: define internal double @f.capsule.fwd.ocr(double %0, i64 %1)
 ; CHECK:         %p = call ptr @malloc(i64 %bytes)
-; CHECK-NEXT:    %"p'" = call ptr @__capsule_shadow_alloc(i64 %bytes)
+; CHECK:         %"p'" = call ptr @__capsule_shadow_alloc(i64 %bytes)
 ; CHECK:         call void @free(ptr %p)
 ; CHECK-NOT:     @__capsule_shadow
 ; CHECK:         [[REC:%tape.rec[0-9]*]] = phi ptr

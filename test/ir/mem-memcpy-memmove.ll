@@ -54,7 +54,7 @@ entry:
 ; CPY-DAG:     [[DSRC:%[0-9]+]] = load ptr, ptr [[SA]]
 ; CPY:         store double {{%[0-9]+}}, ptr [[DSRC]]
 ; CPY:         store double {{%[0-9]+}}, ptr [[DDST]]
-; CPY-NEXT:    call void @__capsule_copy_adjoint_f64(ptr [[DSRC]], ptr [[DDST]], i64 {{%[0-9]+}})
+; CPY:         call void @__capsule_copy_adjoint_f64(ptr [[DSRC]], ptr [[DDST]], i64 {{%[0-9]+}})
 ; CPY-NOT:     @llvm.memcpy
 ; CPY:         ret {} poison
 
@@ -79,6 +79,6 @@ entry:
 ; MOVE-DAG:     [[NA:%[0-9]+]] = getelementptr inbounds i8, ptr [[REC]], i64 [[NOFF]]
 ; MOVE-DAG:     [[N:%[0-9]+]] = load i64, ptr [[NA]]
 ; MOVE:         store double {{%[0-9]+}}, ptr [[DDST]]
-; MOVE-NEXT:    call void @__capsule_copy_adjoint_f64(ptr [[DSRC]], ptr [[DDST]], i64 [[N]])
+; MOVE:         call void @__capsule_copy_adjoint_f64(ptr [[DSRC]], ptr [[DDST]], i64 [[N]])
 ; MOVE-NOT:     @llvm.memmove
 ; MOVE:         ret {} poison

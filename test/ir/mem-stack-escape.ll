@@ -30,8 +30,8 @@ entry:
 
 ; CHECK-LABEL: define internal double @f.capsule.fwd.or(double %0)
 ; CHECK:         %a = alloca [4 x double], align 16
-; CHECK-NEXT:    %"a'" = call ptr @__capsule_shadow_alloc(i64 32)
-; CHECK-NEXT:    call void @fill.capsule.fwd.do(ptr %a, double %0, ptr %"a'")
+; CHECK:         %"a'" = call ptr @__capsule_shadow_alloc(i64 32)
+; CHECK:         call void @fill.capsule.fwd.do(ptr %a, double %0, ptr %"a'")
 ; CHECK:         [[REC:%tape.rec[0-9]*]] = phi ptr
 ; CHECK-DAG:     store ptr %"a'", ptr [[SA:%[0-9]+]]
 ; CHECK-DAG:     [[SA]] = getelementptr inbounds i8, ptr [[REC]], i64 [[SOFF:[0-9]+]]
