@@ -11,6 +11,7 @@
 #include "MemoryKinds.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -243,6 +244,13 @@ void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
     }
     return;
   }
+  case CalleeKind::Free:
+    if (PostponedFrees.contains(getUnderlyingObject(Call.getArgOperand(0)))) {
+      auto *FwdFree = cast<CallBase>(FwdI);
+      FwdFree->setCalledFunction(D.abi().deferFree());
+      FwdFree->setAttributes(AttributeList());
+    }
+    return;
   default:
     return;
   }

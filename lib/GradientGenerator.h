@@ -95,6 +95,13 @@ private:
   bool addSiblingCounter(llvm::PHINode &Phi);
   void findWriters();
   void findReloadableLoads();
+  /// Whether the reverse sweep may reload from \p Object although
+  /// \p Writer writes it (see findReloadableLoads); sets \p Postpones when
+  /// that takes postponing \p Writer, a free().
+  bool writerSpares(const llvm::Instruction &Writer, const llvm::LoadInst &L,
+                    const llvm::Value *Object, bool &Postpones);
+  bool postponableBlock(const llvm::Value *Object) const;
+  bool mayRunAfter(const llvm::Instruction &W, const llvm::LoadInst &L);
   bool mayWrite(const llvm::Instruction &W, const llvm::MemoryLocation &Loc,
                 const llvm::Value *Object) const;
   bool stableObject(const llvm::Value *Object) const;
@@ -227,6 +234,13 @@ private:
   /// Loads whose memory nothing overwrites before the reverse sweep: they
   /// are redone there instead of taped.
   llvm::DenseSet<const llvm::LoadInst *> Reloadable;
+  /// Heap blocks whose free() the forward sweep postpones to the end of the
+  /// gradient call, because the reverse sweep reloads from them.
+  llvm::SmallPtrSet<const llvm::Value *, 4> PostponedFrees;
+  /// The blocks reachable from a block through one edge or more.
+  llvm::DenseMap<const llvm::BasicBlock *,
+                 llvm::SmallPtrSet<const llvm::BasicBlock *, 16>>
+      Reachable;
   /// The function's instructions that may write memory (libm's errno aside).
   llvm::SmallVector<const llvm::Instruction *, 32> Writers;
   llvm::AAResults &AA;

@@ -27,9 +27,11 @@
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
@@ -187,25 +189,98 @@ void GradientGenerator::findWriters() {
         Writers.push_back(&I);
 }
 
+/// A heap block malloc'd (calloc'd, aligned_alloc'd) here whose address
+/// never leaves this function: nothing else can write it, and once the
+/// forward sweep postpones its free() to the end of the gradient call, it
+/// still holds in the reverse sweep what the forward sweep left in it. Not
+/// in checkpointed code, whose blocks live in the runtime's arena.
+bool GradientGenerator::postponableBlock(const Value *Object) const {
+  auto *Call = dyn_cast<CallBase>(Object);
+  Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  if (Checkpointed || !Callee ||
+      !is_contained({"malloc", "calloc", "aligned_alloc"}, Callee->getName()))
+    return false;
+  return !PointerMayBeCaptured(Object, /*ReturnCaptures=*/true,
+                               /*StoreCaptures=*/true);
+}
+
+/// Whether \p W may run after \p L in the same run of the function (the
+/// function's reverse sweep follows its forward sweep at once).
+bool GradientGenerator::mayRunAfter(const Instruction &W, const LoadInst &L) {
+  const BasicBlock *From = L.getParent();
+  if (W.getParent() == From && L.comesBefore(&W))
+    return true;
+  auto [It, Inserted] = Reachable.try_emplace(From);
+  if (Inserted) {
+    SmallVector<const BasicBlock *, 16> Work(successors(From));
+    while (!Work.empty()) {
+      const BasicBlock *BB = Work.pop_back_val();
+      if (It->second.insert(BB).second)
+        append_range(Work, successors(BB));
+    }
+  }
+  return It->second.contains(W.getParent());
+}
+
+/// Whether every object \p L may read is an argument's or a global's.
+static bool outlivesForwardSweep(const LoadInst &L) {
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(L.getPointerOperand(), Objects);
+  return all_of(
+      Objects, [](const Value *O) { return isa<Argument, GlobalVariable>(O); });
+}
+
+bool GradientGenerator::writerSpares(const Instruction &W, const LoadInst &L,
+                                     const Value *Object, bool &Postpones) {
+  if (!mayWrite(W, MemoryLocation::get(&L), Object))
+    return true;
+  // The marker's function runs once per gradient call; a block allocated
+  // here is a new block each time the function runs. Either way, writes
+  // that happen before L are over when its reverse sweep reloads it, if the
+  // memory is still there: not a stack slot of the forward sweep, which a
+  // phi or select may hide from getUnderlyingObject.
+  bool Fresh = postponableBlock(Object);
+  if ((Fresh || (Sig.TopLevel && outlivesForwardSweep(L))) &&
+      !mayRunAfter(W, L))
+    return true;
+  auto *Call = dyn_cast<CallBase>(&W);
+  if (Fresh && Call && Call->getArgOperand(0) == Object &&
+      Call->getCalledFunction() &&
+      Call->getCalledFunction()->getName() == "free") {
+    Postpones = true;
+    return true;
+  }
+  return false;
+}
+
+/// A load is reloaded when nothing can change what it read before the
+/// reverse sweep reloads it: no writer of its memory runs after it (or at
+/// all, outside the marker's function), and the frees of its heap block
+/// are postponed.
 void GradientGenerator::findReloadableLoads() {
   SmallVector<const LoadInst *, 64> Loads;
   for (const BasicBlock &BB : P)
     for (const Instruction &I : BB)
-      if (auto *LI = dyn_cast<LoadInst>(&I))
+      if (auto *LI = dyn_cast<LoadInst>(&I)) {
+        const Value *Object = getUnderlyingObject(LI->getPointerOperand());
         if (LI->isSimple() &&
-            stableObject(getUnderlyingObject(LI->getPointerOperand())))
+            (stableObject(Object) || postponableBlock(Object)))
           Loads.push_back(LI);
+      }
   // Quadratic in the worst case; very large functions keep their loads
   // taped rather than spend compile time here.
   if (Writers.size() * Loads.size() > 1000000)
     return;
   for (const LoadInst *LI : Loads) {
-    MemoryLocation Loc = MemoryLocation::get(LI);
     const Value *Object = getUnderlyingObject(LI->getPointerOperand());
-    if (none_of(Writers, [&](const Instruction *W) {
-          return mayWrite(*W, Loc, Object);
+    bool Postpones = false;
+    if (!all_of(Writers, [&](const Instruction *W) {
+          return writerSpares(*W, *LI, Object, Postpones);
         }))
-      Reloadable.insert(LI);
+      continue;
+    Reloadable.insert(LI);
+    if (Postpones)
+      PostponedFrees.insert(Object);
   }
 }
 

@@ -165,6 +165,10 @@ FunctionCallee RuntimeABI::onShadow(StringRef Name) {
   return function(Name, Type::getVoidTy(C), {PointerType::getUnqual(C)});
 }
 
+FunctionCallee RuntimeABI::deferFree() {
+  return onShadow("__capsule_defer_free");
+}
+
 FunctionCallee RuntimeABI::shadowNoteFree() {
   return onShadow("__capsule_shadow_note_free");
 }

@@ -38,6 +38,8 @@ public:
   llvm::FunctionCallee gradientBegin();
   llvm::FunctionCallee gradientForwardDone();
   llvm::FunctionCallee gradientEnd();
+  /// void (ptr block): free() postponed to the end of the gradient call.
+  llvm::FunctionCallee deferFree();
   /// void (ptr dsrc, ptr ddst, i64 bytes), for f64 or f32 elements.
   llvm::FunctionCallee copyAdjoint(llvm::Type *ElementTy);
   /// void (ptr target, ptr site) — never returns.

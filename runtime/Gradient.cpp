@@ -7,10 +7,24 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 namespace {
 
 __thread double CallStart;
+
+/// The blocks __capsule_defer_free postponed in this thread's gradient call.
+struct DeferredFrees {
+  void **Blocks = nullptr;
+  uint64_t Size = 0, Capacity = 0;
+};
+__thread DeferredFrees Deferred;
+
+void freeDeferredBlocks() {
+  for (uint64_t I = 0; I < Deferred.Size; ++I)
+    std::free(Deferred.Blocks[I]);
+  Deferred.Size = 0;
+}
 
 // Process-wide, so a program can read them from any thread; written only at
 // the end of a call.
@@ -33,6 +47,7 @@ extern "C" void __capsule_gradient_begin(void) {
   capsule::tapeLimit();
   capsule::statsEnabled();
   capsule::tapeReset();
+  freeDeferredBlocks();
   CallStart = capsule::monotonicSeconds();
 }
 
@@ -40,7 +55,24 @@ extern "C" void __capsule_gradient_forward_done(void) {
   capsule::tapeRecordPeak();
 }
 
+extern "C" void __capsule_defer_free(void *Block) {
+  if (Deferred.Size == Deferred.Capacity) {
+    uint64_t Capacity = std::max<uint64_t>(64, 2 * Deferred.Capacity);
+    void *Grown = std::realloc(Deferred.Blocks, Capacity * sizeof(void *));
+    if (!Grown) {
+      // Freeing the block now would let the reverse sweep read freed memory.
+      std::fprintf(stderr, "capsule: out of memory postponing free() in a "
+                           "gradient call\n");
+      std::exit(3);
+    }
+    Deferred.Blocks = static_cast<void **>(Grown);
+    Deferred.Capacity = Capacity;
+  }
+  Deferred.Blocks[Deferred.Size++] = Block;
+}
+
 extern "C" void __capsule_gradient_end(void) {
+  freeDeferredBlocks();
   double Seconds = capsule::monotonicSeconds() - CallStart;
   uint64_t PeakBytes = capsule::tapePeakBytes();
   uint64_t Call;

@@ -53,6 +53,10 @@ void *__capsule_tape_pop_slow(uint64_t n);
 void __capsule_gradient_begin(void);
 void __capsule_gradient_forward_done(void);
 void __capsule_gradient_end(void);
+// free() postponed to the end of the gradient call: the reverse sweep reloads
+// values from the block instead of taping them. Blocks still postponed when
+// the next gradient call begins (one that threw) are freed then.
+void __capsule_defer_free(void *block);
 
 // Adjoint of copying `bytes` bytes of doubles (floats) from src to dst:
 // dsrc += ddst; ddst = 0, correct also when the ranges overlap (memmove).
