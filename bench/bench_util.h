@@ -26,7 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <capsule/capsule.h>
 
@@ -214,8 +216,60 @@ static inline bench_result bench_measure(void (*primal)(void *),
   return res;
 }
 
-/* "<label>: primal X ms, gradient Y ms, gradient/primal Z (median of R)" and
- * a second line with the tape and RSS figures. */
+/* The time it takes only to move a tape of `bytes` bytes through memory:
+ * write it front to back, then read it back to front, as a forward and a
+ * reverse sweep do (median of 5, in a buffer faulted in beforehand, as the
+ * runtime keeps its tape chunks between calls). A gradient cannot run faster
+ * than this; when the tape is far larger than the caches, this floor is
+ * what limits gradient/primal. */
+static inline double bench_tape_traffic_in_process_s(uint64_t bytes) {
+  size_t n = (size_t)(bytes / sizeof(uint64_t));
+  if (n == 0)
+    return 0.0;
+  uint64_t *buf = malloc(n * sizeof(uint64_t));
+  if (!buf)
+    return NAN;
+  memset(buf, 1, n * sizeof(uint64_t));
+  double t[5];
+  for (int r = 0; r < 5; r++) {
+    double t0 = bench_now();
+    for (size_t i = 0; i < n; i++)
+      buf[i] = i;
+    uint64_t sum = 0;
+    for (size_t i = n; i-- > 0;)
+      sum += buf[i];
+    t[r] = bench_now() - t0;
+    bench_sink = (double)sum;
+  }
+  free(buf);
+  return bench_median(t, 5);
+}
+
+/* The same in a child process, so that its buffer does not count in the
+ * peak RSS the benchmark reports. */
+static inline double bench_tape_traffic_s(uint64_t bytes) {
+  int fd[2];
+  double seconds = NAN;
+  if (pipe(fd) != 0)
+    return NAN;
+  pid_t child = fork();
+  if (child == 0) {
+    seconds = bench_tape_traffic_in_process_s(bytes);
+    ssize_t written = write(fd[1], &seconds, sizeof seconds);
+    _exit(written == sizeof seconds ? 0 : 1);
+  }
+  close(fd[1]);
+  if (child > 0 && read(fd[0], &seconds, sizeof seconds) != sizeof seconds)
+    seconds = NAN;
+  close(fd[0]);
+  if (child > 0)
+    waitpid(child, NULL, 0);
+  return seconds;
+}
+
+/* "<label>: primal X ms, gradient Y ms, gradient/primal Z (median of R)", a
+ * second line with the tape and RSS figures, and a third with the time the
+ * tape's memory traffic alone takes. */
 static inline void bench_print(const char *label, const bench_result *r) {
   printf("%s: primal %.3f ms, gradient %.3f ms, gradient/primal %.2f "
          "(median of %d)\n",
@@ -225,6 +279,10 @@ static inline void bench_print(const char *label, const bench_result *r) {
          (double)r->tape_bytes / (1024.0 * 1024.0),
          (unsigned long long)r->tape_bytes, r->maxrss_mib,
          1e3 * r->primal_min_s, 1e3 * r->gradient_min_s);
+  double traffic = bench_tape_traffic_s(r->tape_bytes);
+  printf("    tape traffic alone (write it, read it back): %.3f ms = %.2f x "
+         "primal\n",
+         1e3 * traffic, traffic / r->primal_s);
   fflush(stdout);
 }
 

@@ -5,7 +5,7 @@
 // after spilling), records live in the runtime's journaled frame stack at
 // fixed offsets from their caller's, and resuming re-enters the chain
 // through each step function's dispatch. docs/interrupt.md records the
-// comparison with CoroSplit.
+// measured comparison with CoroSplit (bench/coro-study/).
 //
 // Yield points are the function's entry, every loop header and every
 // return from a resumable callee. At a yield point the SSA values live
