@@ -133,7 +133,7 @@ void keepTapeInRegisters(Function &F, RuntimeABI &ABI) {
 
   for (Instruction &I : make_early_inc_range(instructions(F))) {
     auto *Call = dyn_cast<CallBase>(&I);
-    if (isa<ReturnInst, ResumeInst>(I)) {
+    if (isa<ReturnInst>(I)) {
       IRBuilder<> Before(&I);
       WriteBack(Before);
     } else if (Call && mayUseTape(*Call)) {
