@@ -9,6 +9,8 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
+#include <functional>
+
 using namespace llvm;
 
 namespace capsule {
@@ -25,6 +27,53 @@ static SmallVector<IntrinsicInst *, 16> addressesOf(Function &F,
   return Found;
 }
 
+/// A thread-local variable that a function keeps in a stack slot of its own
+/// (promoted to a register at the end), and whether the function writes it.
+struct RegisterCopy {
+  AllocaInst *Slot;
+  std::function<Value *(IRBuilder<> &)> Address;
+  bool Written;
+};
+
+/// Fills the slots of \p Copies from thread-local memory at \p F's entry and
+/// after every call \p Syncs accepts, writes the written ones back before
+/// such calls and before F returns, and promotes the slots to registers.
+static void keepInRegisters(Function &F, ArrayRef<RegisterCopy> Copies,
+                            function_ref<bool(const CallBase &)> Syncs) {
+  auto Reload = [&](IRBuilder<> &B) {
+    for (const RegisterCopy &C : Copies)
+      B.CreateStore(B.CreateLoad(C.Slot->getAllocatedType(), C.Address(B)),
+                    C.Slot);
+  };
+  auto WriteBack = [&](IRBuilder<> &B) {
+    for (const RegisterCopy &C : Copies)
+      if (C.Written)
+        B.CreateStore(B.CreateLoad(C.Slot->getAllocatedType(), C.Slot),
+                      C.Address(B));
+  };
+  // After the slots (and any other static stack slot) at the entry.
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> AtEntry(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
+  Reload(AtEntry);
+  for (Instruction &I : make_early_inc_range(instructions(F))) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    if (isa<ReturnInst>(I)) {
+      IRBuilder<> Before(&I);
+      WriteBack(Before);
+    } else if (Call && Syncs(*Call)) {
+      IRBuilder<> Before(Call);
+      WriteBack(Before);
+      IRBuilder<> After(Call->getNextNode());
+      Reload(After);
+    }
+  }
+  SmallVector<AllocaInst *, 3> Slots;
+  for (const RegisterCopy &C : Copies)
+    Slots.push_back(C.Slot);
+  DominatorTree DT(F);
+  PromoteMemToReg(Slots, DT);
+}
+
 void keepBudgetInRegister(Function &Step,
                           const SmallPtrSetImpl<Function *> &StepFns,
                           RuntimeABI &ABI) {
@@ -37,30 +86,12 @@ void keepBudgetInRegister(Function &Step,
     Address->replaceAllUsesWith(Budget);
     Address->eraseFromParent();
   }
-  auto Copy = [&](IRBuilder<> &B, bool ToRegister) {
-    Value *Global = ABI.budgetAddress(B);
-    Value *From = ToRegister ? Global : Budget;
-    Value *To = ToRegister ? Budget : Global;
-    B.CreateStore(B.CreateLoad(B.getInt64Ty(), From), To);
-  };
-  Copy(B, /*ToRegister=*/true);
-  for (Instruction &I : make_early_inc_range(instructions(Step))) {
-    if (isa<ReturnInst>(I)) {
-      IRBuilder<> Before(&I);
-      Copy(Before, /*ToRegister=*/false);
-      continue;
-    }
-    auto *Call = dyn_cast<CallInst>(&I);
-    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-    if (!Callee || !StepFns.count(Callee))
-      continue;
-    IRBuilder<> Before(Call);
-    Copy(Before, /*ToRegister=*/false);
-    IRBuilder<> After(Call->getNextNode());
-    Copy(After, /*ToRegister=*/true);
-  }
-  DominatorTree DT(Step);
-  PromoteMemToReg({Budget}, DT);
+  RegisterCopy Copy{Budget,
+                    [&](IRBuilder<> &B) { return ABI.budgetAddress(B); }, true};
+  keepInRegisters(Step, Copy, [&](const CallBase &Call) {
+    Function *Callee = Call.getCalledFunction();
+    return isa<CallInst>(Call) && Callee && StepFns.count(Callee);
+  });
 }
 
 /// The tape header field \p Use addresses: a struct GEP of the header whose
@@ -116,35 +147,14 @@ void keepTapeInRegisters(Function &F, RuntimeABI &ABI) {
 
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
-  for (auto &[Index, Field] : Fields)
+  SmallVector<RegisterCopy, 3> Copies;
+  for (auto &[Index, Field] : Fields) {
     Field.Slot = B.CreateAlloca(B.getPtrTy(), nullptr, Field.Name);
-  auto Reload = [&](IRBuilder<> &B) {
-    for (auto &[Index, Field] : Fields)
-      B.CreateStore(B.CreateLoad(B.getPtrTy(), ABI.tapeField(B, Index)),
-                    Field.Slot);
-  };
-  auto WriteBack = [&](IRBuilder<> &B) {
-    for (auto &[Index, Field] : Fields)
-      if (Field.Written)
-        B.CreateStore(B.CreateLoad(B.getPtrTy(), Field.Slot),
-                      ABI.tapeField(B, Index));
-  };
-  Reload(B);
-
-  for (Instruction &I : make_early_inc_range(instructions(F))) {
-    auto *Call = dyn_cast<CallBase>(&I);
-    if (isa<ReturnInst>(I)) {
-      IRBuilder<> Before(&I);
-      WriteBack(Before);
-    } else if (Call && mayUseTape(*Call)) {
-      IRBuilder<> Before(Call);
-      WriteBack(Before);
-      IRBuilder<> After(Call->getNextNode());
-      Reload(After);
-    }
+    unsigned I = Index;
+    Copies.push_back({Field.Slot,
+                      [&ABI, I](IRBuilder<> &B) { return ABI.tapeField(B, I); },
+                      Field.Written});
   }
-  // Redirect the accesses last: the write-backs above address the header
-  // through fresh GEPs, which must keep addressing the header.
   for (IntrinsicInst *Address : Addresses) {
     for (Use &U : make_early_inc_range(Address->uses())) {
       auto *GEP = cast<GetElementPtrInst>(U.getUser());
@@ -153,12 +163,7 @@ void keepTapeInRegisters(Function &F, RuntimeABI &ABI) {
     }
     Address->eraseFromParent();
   }
-
-  SmallVector<AllocaInst *, 3> Slots;
-  for (auto &[Index, Field] : Fields)
-    Slots.push_back(Field.Slot);
-  DominatorTree DT(F);
-  PromoteMemToReg(Slots, DT);
+  keepInRegisters(F, Copies, mayUseTape);
 }
 
 } // namespace capsule

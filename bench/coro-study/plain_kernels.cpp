@@ -12,16 +12,9 @@
 #include <math.h>
 
 namespace plain {
-#define CS_PI 3.14159265358979323846
 #define CS_ROOT
-#define CS_NOINLINE __attribute__((noinline))
-#define CS_TASK(T, Name) T
-#define CS_YIELD(C) ((void)0)
-#define CS_CHARGE(C) ((void)0)
-#define CS_AWAIT(E) (E)
-#define CS_RETURN(V) return V
-#define CS_RETURN_VOID return
-#define CS_MALLOC(T, N) (T *)malloc(sizeof(T) * (size_t)(N))
+#include "kernels_plain.h"
+// After the macros it needs.
 #include "kernels.inc"
 } // namespace plain
 

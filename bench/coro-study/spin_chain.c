@@ -19,16 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CS_PI 3.14159265358979323846
-#define CS_ROOT __attribute__((noinline))
-#define CS_NOINLINE __attribute__((noinline))
-#define CS_TASK(T, Name) T
-#define CS_YIELD(C) ((void)0)
-#define CS_CHARGE(C) ((void)0)
-#define CS_AWAIT(E) (E)
-#define CS_RETURN(V) return V
-#define CS_RETURN_VOID return
-#define CS_MALLOC(T, N) (T *)malloc(sizeof(T) * (size_t)(N))
+#include "kernels_plain.h"
 #pragma clang diagnostic ignored "-Wunused-function"
 #include "kernels.inc"
 

@@ -28,16 +28,8 @@
 
 /* kernels.inc as C: the plain primal, and what the pass clones into step
  * functions for the markers below. */
-#define CS_PI BENCH_PI
-#define CS_ROOT __attribute__((noinline))
-#define CS_NOINLINE __attribute__((noinline))
-#define CS_TASK(T, Name) T
-#define CS_YIELD(C) ((void)0)
-#define CS_CHARGE(C) ((void)0)
-#define CS_AWAIT(E) (E)
-#define CS_RETURN(V) return V
-#define CS_RETURN_VOID return
-#define CS_MALLOC(T, N) (T *)malloc(sizeof(T) * (size_t)(N))
+#include "kernels_plain.h"
+/* After the macros it needs. */
 #include "kernels.inc"
 
 typedef struct spin_ctx {
