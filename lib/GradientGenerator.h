@@ -95,11 +95,19 @@ private:
   bool addSiblingCounter(llvm::PHINode &Phi);
   void findWriters();
   void findReloadableLoads();
-  /// Whether the reverse sweep may reload from \p Object although
-  /// \p Writer writes it (see findReloadableLoads); sets \p Postpones when
-  /// that takes postponing \p Writer, a free().
-  bool writerSpares(const llvm::Instruction &Writer, const llvm::LoadInst &L,
-                    const llvm::Value *Object, bool &Postpones);
+  /// A load findReloadableLoads considers, with what it asks of every
+  /// writer computed once.
+  struct ReloadCandidate {
+    const llvm::LoadInst *L;
+    const llvm::Value *Object; ///< its underlying object
+    llvm::MemoryLocation Loc;
+    bool Fresh;   ///< Object is a postponableBlock
+    bool Ordered; ///< writers that run before L are over by its reload
+  };
+  /// Whether the reverse sweep may reload \p C although \p Writer is there;
+  /// sets \p Postpones when that takes postponing \p Writer, a free().
+  bool writerSpares(const llvm::Instruction &Writer, const ReloadCandidate &C,
+                    bool &Postpones);
   bool postponableBlock(const llvm::Value *Object) const;
   bool mayRunAfter(const llvm::Instruction &W, const llvm::LoadInst &L);
   bool mayWrite(const llvm::Instruction &W, const llvm::MemoryLocation &Loc,

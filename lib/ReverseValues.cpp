@@ -230,21 +230,15 @@ static bool outlivesForwardSweep(const LoadInst &L) {
       Objects, [](const Value *O) { return isa<Argument, GlobalVariable>(O); });
 }
 
-bool GradientGenerator::writerSpares(const Instruction &W, const LoadInst &L,
-                                     const Value *Object, bool &Postpones) {
-  if (!mayWrite(W, MemoryLocation::get(&L), Object))
+bool GradientGenerator::writerSpares(const Instruction &W,
+                                     const ReloadCandidate &C,
+                                     bool &Postpones) {
+  if (!mayWrite(W, C.Loc, C.Object))
     return true;
-  // The marker's function runs once per gradient call; a block allocated
-  // here is a new block each time the function runs. Either way, writes
-  // that happen before L are over when its reverse sweep reloads it, if the
-  // memory is still there: not a stack slot of the forward sweep, which a
-  // phi or select may hide from getUnderlyingObject.
-  bool Fresh = postponableBlock(Object);
-  if ((Fresh || (Sig.TopLevel && outlivesForwardSweep(L))) &&
-      !mayRunAfter(W, L))
+  if (C.Ordered && !mayRunAfter(W, *C.L))
     return true;
   auto *Call = dyn_cast<CallBase>(&W);
-  if (Fresh && Call && Call->getArgOperand(0) == Object &&
+  if (C.Fresh && Call && Call->getArgOperand(0) == C.Object &&
       Call->getCalledFunction() &&
       Call->getCalledFunction()->getName() == "free") {
     Postpones = true;
@@ -258,29 +252,39 @@ bool GradientGenerator::writerSpares(const Instruction &W, const LoadInst &L,
 /// all, outside the marker's function), and the frees of its heap block
 /// are postponed.
 void GradientGenerator::findReloadableLoads() {
-  SmallVector<const LoadInst *, 64> Loads;
+  SmallVector<ReloadCandidate, 64> Candidates;
   for (const BasicBlock &BB : P)
-    for (const Instruction &I : BB)
-      if (auto *LI = dyn_cast<LoadInst>(&I)) {
-        const Value *Object = getUnderlyingObject(LI->getPointerOperand());
-        if (LI->isSimple() &&
-            (stableObject(Object) || postponableBlock(Object)))
-          Loads.push_back(LI);
-      }
+    for (const Instruction &I : BB) {
+      auto *LI = dyn_cast<LoadInst>(&I);
+      if (!LI || !LI->isSimple())
+        continue;
+      const Value *Object = getUnderlyingObject(LI->getPointerOperand());
+      bool Fresh = postponableBlock(Object);
+      if (!Fresh && !stableObject(Object))
+        continue;
+      // The marker's function runs once per gradient call; a block
+      // allocated here is a new block each time the function runs. Either
+      // way, writes that happen before the load are over when its reverse
+      // sweep reloads it, if the memory is still there: not a stack slot of
+      // the forward sweep, which a phi or select may hide from
+      // getUnderlyingObject.
+      bool Ordered = Fresh || (Sig.TopLevel && outlivesForwardSweep(*LI));
+      Candidates.push_back(
+          {LI, Object, MemoryLocation::get(LI), Fresh, Ordered});
+    }
   // Quadratic in the worst case; very large functions keep their loads
   // taped rather than spend compile time here.
-  if (Writers.size() * Loads.size() > 1000000)
+  if (Writers.size() * Candidates.size() > 1000000)
     return;
-  for (const LoadInst *LI : Loads) {
-    const Value *Object = getUnderlyingObject(LI->getPointerOperand());
+  for (const ReloadCandidate &C : Candidates) {
     bool Postpones = false;
     if (!all_of(Writers, [&](const Instruction *W) {
-          return writerSpares(*W, *LI, Object, Postpones);
+          return writerSpares(*W, C, Postpones);
         }))
       continue;
-    Reloadable.insert(LI);
+    Reloadable.insert(C.L);
     if (Postpones)
-      PostponedFrees.insert(Object);
+      PostponedFrees.insert(C.Object);
   }
 }
 
