@@ -2,7 +2,6 @@
 #include "Activity.h"
 
 #include "CallClassifier.h"
-#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -39,7 +38,7 @@ static bool onlyIntegerAccesses(const AllocaInst &AI) {
 }
 
 ActivityInfo::ActivityInfo(Function &Prepared, const DiffSignature &Sig)
-    : F(Prepared), Sig(Sig) {
+    : F(Prepared), Sig(Sig), Slots(Prepared) {
   computeShadows();
   computeVaried();
   computeUseful();
@@ -118,7 +117,7 @@ bool ActivityInfo::variedSource(const Instruction &I) const {
   };
   if (auto *LI = dyn_cast<LoadInst>(&I))
     return hasShadow(LI->getPointerOperand()) &&
-           !QuietSlots.contains(getUnderlyingObject(LI->getPointerOperand()));
+           !inQuietSlot(LI->getPointerOperand());
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     switch (classifyCall(*Call).Kind) {
     case CalleeKind::Math:
@@ -140,56 +139,29 @@ bool ActivityInfo::variedSource(const Instruction &I) const {
   return false;
 }
 
-/// A stack slot whose address goes nowhere but into its own loads, stores
-/// (as the address) and memsets: what it holds is what was stored into it.
-static bool onlyLocalAccesses(const AllocaInst &Slot) {
-  SmallVector<const Value *, 8> Work{&Slot};
-  SmallPtrSet<const Value *, 8> Seen{&Slot};
-  while (!Work.empty()) {
-    const Value *P = Work.pop_back_val();
-    for (const User *U : P->users()) {
-      if (isa<LoadInst, LifetimeIntrinsic>(U))
-        continue;
-      if (auto *SI = dyn_cast<StoreInst>(U)) {
-        if (SI->getValueOperand() == P)
-          return false;
-        continue;
-      }
-      if (auto *MS = dyn_cast<MemSetInst>(U)) {
-        if (MS->getRawDest() == P)
-          continue;
-        return false;
-      }
-      if (isa<GetElementPtrInst>(U) && Seen.insert(U).second) {
-        Work.push_back(U);
-        continue;
-      }
-      if (!isa<GetElementPtrInst>(U))
-        return false;
-    }
-  }
-  return true;
+bool ActivityInfo::inQuietSlot(const Value *Ptr) const {
+  std::optional<LocalSlot> Slot = Slots.slotOf(Ptr);
+  return Slot && QuietSlots.contains(*Slot);
 }
 
 void ActivityInfo::computeVaried() {
   for (Argument &A : F.args())
     if (Sig.Args[A.getArgNo()] == ArgActivity::Out)
       Varied.insert(&A);
-  // Stack slots start out quiet (holding no derivatives) and lose that as
-  // soon as an active value is stored into them.
-  for (Instruction &I : F.getEntryBlock())
-    if (auto *Slot = dyn_cast<AllocaInst>(&I))
-      if (onlyLocalAccesses(*Slot))
-        QuietSlots.insert(Slot);
+  // Private slots start out quiet (holding no derivatives) and lose that as
+  // soon as an active value is stored into them. In checkpointed code this
+  // is what keeps constant data inactive across yields.
+  QuietSlots = Slots.privateSlots();
   for (bool Changed = true; Changed;) {
     growToFixpoint(F, Varied, carriesFloat,
                    [&](const Instruction &I) { return variedSource(I); });
     Changed = false;
     for (Instruction &I : instructions(F))
       if (auto *SI = dyn_cast<StoreInst>(&I))
-        if (isVaried(SI->getValueOperand()) &&
-            QuietSlots.erase(getUnderlyingObject(SI->getPointerOperand())))
-          Changed = true;
+        if (isVaried(SI->getValueOperand()))
+          if (std::optional<LocalSlot> Slot =
+                  Slots.slotOf(SI->getPointerOperand()))
+            Changed |= QuietSlots.erase(*Slot);
   }
 }
 

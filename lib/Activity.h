@@ -12,6 +12,7 @@
 #ifndef CAPSULE_ACTIVITY_H
 #define CAPSULE_ACTIVITY_H
 
+#include "LocalSlots.h"
 #include "Signature.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -34,14 +35,17 @@ private:
   bool shadowSource(const llvm::Instruction &I) const;
   bool variedSource(const llvm::Instruction &I) const;
   void markUsefulRoots(llvm::SmallVectorImpl<const llvm::Value *> &Work);
+  bool inQuietSlot(const llvm::Value *Ptr) const;
 
   llvm::Function &F;
   const DiffSignature &Sig;
   llvm::DenseSet<const llvm::Value *> Shadowed;
   llvm::DenseSet<const llvm::Value *> Varied;
   llvm::DenseSet<const llvm::Value *> Useful;
-  /// Stack slots no active value reaches: loads from them are inactive.
-  llvm::DenseSet<const llvm::Value *> QuietSlots;
+  LocalSlots Slots;
+  /// Private local slots no active value reaches: loads from them are
+  /// inactive.
+  llvm::DenseSet<LocalSlot> QuietSlots;
 };
 
 /// True for a constant pointer into a mutable global defined in this module

@@ -31,6 +31,19 @@ using namespace llvm;
 
 namespace capsule {
 
+/// Function metadata: the own record area, as two i64 constants.
+static constexpr const char *OwnRecordAreaKind = "capsule.own.record";
+
+std::optional<OwnRecordArea> ownRecordArea(const Function &F) {
+  MDNode *MD = F.getMetadata(OwnRecordAreaKind);
+  if (!MD)
+    return std::nullopt;
+  auto Bound = [&](unsigned I) {
+    return mdconst::extract<ConstantInt>(MD->getOperand(I))->getZExtValue();
+  };
+  return OwnRecordArea{Bound(0), Bound(1)};
+}
+
 FrameHeader frameHeader(const Function &F) {
   const DataLayout &DL = F.getDataLayout();
   FrameHeader H;
@@ -108,6 +121,7 @@ private:
   void emitDispatch();
   void repairSSA();
   void patchOffsets();
+  void recordOwnArea();
   void storeJournaled(IRBuilder<> &B, Value *V, Value *Addr);
 
   Function &F;
@@ -483,6 +497,18 @@ void Splitter::patchOffsets() {
   }
 }
 
+/// Activity analysis tells the slots of this area that hold only constant
+/// data from the others, as it does for stack slots (Activity.cpp).
+void Splitter::recordOwnArea() {
+  auto Bound = [&](uint64_t Offset) {
+    return ConstantAsMetadata::get(
+        ConstantInt::get(Type::getInt64Ty(Step.getContext()), Offset));
+  };
+  Step.setMetadata(OwnRecordAreaKind,
+                   MDNode::get(Step.getContext(),
+                               {Bound(Header.End), Bound(FrameBytes)}));
+}
+
 uint64_t Splitter::run() {
   moveBody();
   loadArguments();
@@ -505,6 +531,7 @@ uint64_t Splitter::run() {
   emitDispatch();
   repairSSA();
   patchOffsets();
+  recordOwnArea();
   return FrameBytes;
 }
 

@@ -24,6 +24,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace llvm {
 class BasicBlock;
@@ -49,6 +50,17 @@ struct FrameHeader {
   uint64_t End = 0;
 };
 FrameHeader frameHeader(const llvm::Function &F);
+
+/// The byte range [Begin, End) of a step function's record that only the
+/// function itself reads and writes: its spill slots and stack slots.
+struct OwnRecordArea {
+  uint64_t Begin;
+  uint64_t End;
+};
+/// The own area of \p F's record when \p F (or the function it was cloned
+/// from) is a step function built by buildStepFunction; its frame is
+/// argument 0.
+std::optional<OwnRecordArea> ownRecordArea(const llvm::Function &F);
 
 /// Frame records are aligned to this; larger stack-slot alignments are
 /// refused.
