@@ -84,8 +84,11 @@ static bool catchesTyped(const LandingPadInst &Pad) {
 }
 
 /// Exceptions cannot unwind through step functions (a yield returns through
-/// the same frames), so code that catches them to go on is refused;
-/// throwing out of interruptible code is not supported (docs/interrupt.md).
+/// the same frames), so code that catches them to go on is refused in
+/// interruptible runs, whose primal behaviour must not change. A checkpointed
+/// gradient accepts it as the plain gradient does: invokes become calls and
+/// handlers are dropped. Throwing out of either is not supported
+/// (docs/interrupt.md).
 bool InterruptibleBuilder::checkCloneable(Function &F) {
   if (F.isVarArg()) {
     reportNotInterruptible(firstLocatedInstruction(F), F,
@@ -95,7 +98,7 @@ bool InterruptibleBuilder::checkCloneable(Function &F) {
   }
   for (Instruction &I : instructions(F))
     if (auto *Pad = dyn_cast<LandingPadInst>(&I))
-      if (catchesTyped(*Pad)) {
+      if (!ForCheckpointing && catchesTyped(*Pad)) {
         reportNotInterruptible(*Pad, F,
                                "catching C++ exceptions is not supported in "
                                "interruptible code");

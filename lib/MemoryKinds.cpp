@@ -215,11 +215,14 @@ void addTBAAStruct(Evidence &E, const Instruction &Copy) {
 /// A struct type the memory \p Base points to is an array of (or one
 /// element of): how it is allocated, or how neighbouring code indexes it.
 /// Loop pointers (a phi stepping by byte offsets) are followed to where
-/// they start.
+/// they start. The search is bounded; in a step function each phi has a
+/// reload from the record (a dead end here) for every resume block that
+/// reaches it, which the bound leaves room for.
 static StructType *structTypeAt(const Value *Base) {
+  constexpr unsigned MaxVisited = 32;
   SmallVector<const Value *, 8> Work{Base};
   SmallPtrSet<const Value *, 8> Seen{Base};
-  while (!Work.empty() && Seen.size() <= 8) {
+  while (!Work.empty() && Seen.size() <= MaxVisited) {
     const Value *V = Work.pop_back_val();
     if (auto *AI = dyn_cast<AllocaInst>(V))
       return dyn_cast<StructType>(AI->getAllocatedType());
@@ -336,7 +339,18 @@ ElementKind copiedElementKind(const CallBase &Call) {
   return E.kind();
 }
 
-ElementKind accessKindFromTBAA(const Instruction &I) {
+void markExactAccessType(Instruction &Access) {
+  Access.setMetadata(ExactAccessTypeKind, MDNode::get(Access.getContext(), {}));
+}
+
+ElementKind declaredAccessKind(const Instruction &I) {
+  if (I.getMetadata(ExactAccessTypeKind)) {
+    Type *T = isa<StoreInst>(I) ? cast<StoreInst>(I).getValueOperand()->getType()
+                                : I.getType();
+    Evidence E;
+    E.addType(T);
+    return E.kind();
+  }
   return tagKind(dyn_cast_or_null<MDNode>(I.getMetadata(LLVMContext::MD_tbaa)));
 }
 

@@ -30,9 +30,16 @@ enum class ElementKind { F64, F32, Pointer, Integer, Unknown };
 /// mixes floating-point data with pointers or doubles with floats.
 ElementKind copiedElementKind(const llvm::CallBase &Call);
 
-/// The kind of data a load or store accesses according to its TBAA tag;
-/// Unknown without a tag or for `omnipotent char`.
-ElementKind accessKindFromTBAA(const llvm::Instruction &I);
+/// Marks a load or store whose type is exactly the type of the data it
+/// moves: an argument or result passed through a step function's record,
+/// which the original code passed in a register of that type.
+inline constexpr const char *ExactAccessTypeKind = "capsule.exact.type";
+void markExactAccessType(llvm::Instruction &Access);
+
+/// The kind of data a load or store accesses according to its metadata:
+/// its TBAA tag, or its type when it is marked exact. Unknown without
+/// either, or for `omnipotent char`.
+ElementKind declaredAccessKind(const llvm::Instruction &I);
 
 /// The kind of data \p Ptr points to, from how the memory is typed where it
 /// is allocated and accessed (and, for a parameter, at the call sites).

@@ -92,7 +92,7 @@ static void retypeIntegerCopies(Function &F) {
             }))
           Loads.push_back(LI);
   for (LoadInst *LI : Loads) {
-    ElementKind Kind = accessKindFromTBAA(*LI);
+    ElementKind Kind = declaredAccessKind(*LI);
     // Without TBAA (-O0, -fno-strict-aliasing), how the memory is typed
     // elsewhere tells, if every store of the copy agrees.
     if (Kind == ElementKind::Unknown) {

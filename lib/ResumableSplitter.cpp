@@ -17,6 +17,7 @@
 #include "ResumableSplitter.h"
 
 #include "JournalBarriers.h"
+#include "MemoryKinds.h"
 #include "RuntimeABI.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -106,6 +107,7 @@ public:
 
 private:
   Value *frameAddress(IRBuilder<> &B, Base From, uint64_t Offset);
+  Value *recompute(IRBuilder<> &B, const Remat &R, const Twine &Name);
   Value *rematerialize(IRBuilder<> &B, Value *V);
   void moveBody();
   void loadArguments();
@@ -122,7 +124,7 @@ private:
   void repairSSA();
   void patchOffsets();
   void recordOwnArea();
-  void storeJournaled(IRBuilder<> &B, Value *V, Value *Addr);
+  StoreInst *storeJournaled(IRBuilder<> &B, Value *V, Value *Addr);
 
   Function &F;
   const StepFunctions &Steps;
@@ -161,21 +163,36 @@ Value *Splitter::frameAddress(IRBuilder<> &B, Base From, uint64_t Offset) {
   return GEP;
 }
 
-Value *Splitter::rematerialize(IRBuilder<> &B, Value *V) {
-  const Remat &R = Remats.find(V)->second;
+/// Arguments and results pass through records where the original code
+/// passed them in registers of their type: the loads and stores that move
+/// them say so (MemoryKinds.h), so that an integer argument copied from
+/// memory is not taken for a copy of untyped data.
+static Value *loadExact(IRBuilder<> &B, Type *Ty, Value *Addr,
+                        const Twine &Name) {
+  LoadInst *Load = B.CreateLoad(Ty, Addr, Name);
+  markExactAccessType(*Load);
+  return Load;
+}
+
+Value *Splitter::recompute(IRBuilder<> &B, const Remat &R, const Twine &Name) {
   Value *Addr = frameAddress(B, R.From, R.Offset);
   if (R.Kind == Remat::Address)
     return Addr;
-  return B.CreateLoad(R.Ty, Addr, V->getName());
+  return loadExact(B, R.Ty, Addr, Name);
 }
 
-void Splitter::storeJournaled(IRBuilder<> &B, Value *V, Value *Addr) {
+Value *Splitter::rematerialize(IRBuilder<> &B, Value *V) {
+  return recompute(B, Remats.find(V)->second, V->getName());
+}
+
+StoreInst *Splitter::storeJournaled(IRBuilder<> &B, Value *V, Value *Addr) {
   StoreInst *Store = B.CreateStore(V, Addr);
   IRBuilder<> Before(Store);
   emitJournalBarrier(Before, ABI, Addr,
                      Before.getInt64(DL.getTypeStoreSize(V->getType())),
                      Store->getAlign());
   B.SetInsertPoint(Store->getParent(), std::next(Store->getIterator()));
+  return Store;
 }
 
 void Splitter::moveBody() {
@@ -199,10 +216,7 @@ void Splitter::loadArguments() {
             Header.ArgTypes[I]};
     if (A.hasByValAttr())
       R.Kind = Remat::Address;
-    Value *V = R.Kind == Remat::Address
-                   ? frameAddress(B, Base::Frame, R.Offset)
-                   : B.CreateLoad(R.Ty, frameAddress(B, Base::Frame, R.Offset),
-                                  A.getName());
+    Value *V = recompute(B, R, A.getName());
     Remats[V] = R;
     A.replaceAllUsesWith(V);
   }
@@ -216,7 +230,8 @@ void Splitter::storeResults() {
   for (ReturnInst *RI : Returns) {
     IRBuilder<> B(RI);
     if (Value *V = RI->getReturnValue())
-      storeJournaled(B, V, frameAddress(B, Base::Frame, Header.ResultOffset));
+      markExactAccessType(*storeJournaled(
+          B, V, frameAddress(B, Base::Frame, Header.ResultOffset)));
     B.CreateRet(B.getInt1(false));
     RI->eraseFromParent();
   }
@@ -277,7 +292,7 @@ void Splitter::splitResumableCall(CallBase &Call) {
       B.CreateMemCpy(Addr, MaybeAlign(), Arg, MaybeAlign(), Bytes);
       continue;
     }
-    storeJournaled(B, Arg, Addr);
+    markExactAccessType(*storeJournaled(B, Arg, Addr));
   }
   storeJournaled(B, B.getInt32(0),
                  frameAddress(B, Base::Child, FrameHeader::ResumeIndexOffset));
@@ -297,8 +312,8 @@ void Splitter::splitResumableCall(CallBase &Call) {
   if (!Call.getType()->isVoidTy()) {
     B.SetInsertPoint(&Call);
     Value *Result =
-        B.CreateLoad(Call.getType(),
-                     frameAddress(B, Base::Child, CH.ResultOffset), "result");
+        loadExact(B, Call.getType(),
+                  frameAddress(B, Base::Child, CH.ResultOffset), "result");
     Result->takeName(&Call);
     Call.replaceAllUsesWith(Result);
   }

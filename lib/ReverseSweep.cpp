@@ -460,7 +460,7 @@ void GradientGenerator::reverseIntegerStore(StoreInst &SI) {
   auto *Source = dyn_cast<LoadInst>(V);
   unsigned Bits = V->getType()->getScalarSizeInBits();
   auto Untyped = [&](const Instruction &Access, const Value *Ptr) {
-    ElementKind K = accessKindFromTBAA(Access);
+    ElementKind K = declaredAccessKind(Access);
     if (K == ElementKind::Unknown)
       K = kindAtOffset(Ptr, DL.getTypeStoreSize(V->getType()), DL);
     if (K == ElementKind::Unknown)

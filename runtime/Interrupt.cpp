@@ -124,7 +124,9 @@ void checkNotRunning(const ThreadDriver &D, const char *Function) {
   if (D.Running)
     failMisuse(Function,
                "called while the interruptible computation of %s is running "
-               "on this thread; interruptible computations do not nest",
+               "on this thread; interruptible computations do not nest (if "
+               "an exception escaped that computation: exceptions may not "
+               "leave interruptible or checkpointed code)",
                rootName(D.Running));
 }
 

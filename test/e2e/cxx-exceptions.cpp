@@ -1,6 +1,10 @@
 // C++ with -fexceptions: invoke/landingpad paths that are never taken at run time (std::vector::at, a throw guarded by a false condition, try/catch, RAII cleanup).
 // RUN: %clangxx -O0 -fexceptions -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clangxx -O2 -fexceptions -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
+// Checkpointed gradients accept the same code: the typed catch's handler is
+// dropped as in the plain gradient.
+// RUN: %check_checkpointed %clangxx %s %t.ck0 -O0 -fexceptions -g %capsule_cflags -- %capsule_ldflags
+// RUN: %check_checkpointed %clangxx %s %t.ck2 -O2 -fexceptions -g %capsule_cflags -- %capsule_ldflags
 #include <capsule/capsule.h>
 #include <cmath>
 #include <stdexcept>

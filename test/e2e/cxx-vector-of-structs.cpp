@@ -4,10 +4,12 @@
 // RUN: %clangxx -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clangxx -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags && %t1
 // RUN: %clangxx -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
-// With a yield point in every loop, std::vector's reallocation copies a
-// struct through a frame as untyped 64-bit words, which checkpointed mode
-// cannot type (docs/checkpointing.md): atomic loops only.
-// RUN: %check_checkpointed --atomic-loops-only %clangxx %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
+// Checkpointed, with a yield point in every loop (CAPSULE_ATOMIC_LOOPS=0):
+// the reallocation's copy loop reaches its pointers through phis that resume
+// blocks extend (-O2), and the constructor's int arguments are stored from
+// memory into the callee's record, where their type is exact (-O0).
+// RUN: %check_checkpointed %clangxx %s %t.ck0 -O0 -g %capsule_cflags -- %capsule_ldflags
+// RUN: %check_checkpointed %clangxx %s %t.ck2 -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <capsule/capsule.h>
 #include <cmath>
 #include <vector>

@@ -17,12 +17,7 @@ build, to a relative difference of at most 1e-12.
 Which schedules a program gets is a function of its name, so that the suite
 covers every combination without running all twelve for every program.
 
-usage: checkpointed.py [--atomic-loops-only] COMPILER SOURCE OUTPUT_PREFIX
-                       [CFLAG...] -- [LDFLAG...]
-
---atomic-loops-only skips the CAPSULE_ATOMIC_LOOPS=0 build, for programs that
-the checkpointed mode cannot differentiate with a yield point in every loop
-(the test says why).
+usage: checkpointed.py COMPILER SOURCE OUTPUT_PREFIX [CFLAG...] -- [LDFLAG...]
 """
 import itertools
 import os
@@ -87,17 +82,12 @@ def schedules_for(source):
 
 def main():
     args = sys.argv[1:]
-    atomic_only = args[0] == "--atomic-loops-only"
-    if atomic_only:
-        args = args[1:]
     split = args.index("--")
     compiler, source, prefix = args[:3]
     cflags, ldflags = args[3:split], args[split + 1:]
     builds = {".plain": {}, ".ckpt": {"CAPSULE_CHECKPOINT_ALL": "1"},
               ".ckpt-yield": {"CAPSULE_CHECKPOINT_ALL": "1",
                               "CAPSULE_ATOMIC_LOOPS": "0"}}
-    if atomic_only:
-        builds[".ckpt-yield"] = builds[".ckpt"]
     for suffix, settings in builds.items():
         build(compiler, source, prefix + suffix, cflags, ldflags, settings)
     plain = run(prefix + ".plain", {})
