@@ -138,6 +138,7 @@ private:
   bool untrackedPointer(const llvm::Value *Ptr) const;
   void checkUntrackedAccess(llvm::Instruction &I);
   void checkHandedPointer(llvm::Instruction &Where, llvm::Value *V);
+  void checkHandedInteger(llvm::Instruction &Where, llvm::Value *V);
   void reverseLoad(llvm::LoadInst &LI);
   void reverseStore(llvm::StoreInst &SI);
   void reverseIntegerStore(llvm::StoreInst &SI);

@@ -117,8 +117,8 @@ void LocalSlots::mapPointers() {
   }
   for (auto &[V, T] : Targets)
     if (T.Kind != Target::Undecided)
-      PointsInto[V] = T.Kind == Target::Slot ? std::optional(T.S)
-                                             : std::nullopt;
+      PointsInto[V] =
+          T.Kind == Target::Slot ? std::optional(T.S) : std::nullopt;
 }
 
 void LocalSlots::findPrivateSlots() {

@@ -304,6 +304,13 @@ ElementKind kindAtOffset(const Value *Ptr, uint64_t Bytes,
   return Covers ? Run.Kind : ElementKind::Unknown;
 }
 
+bool layoutHasFloatingPoint(const Value *Ptr, uint64_t Bytes,
+                            const DataLayout &DL) {
+  return any_of(layoutUnder(Ptr, Bytes, DL).Runs, [](const MemoryRun &Run) {
+    return Run.Kind == ElementKind::F64 || Run.Kind == ElementKind::F32;
+  });
+}
+
 ElementKind copiedElementKind(const CallBase &Call) {
   // Fewer than 4 bytes cannot hold a float (an empty C++ object, a bool).
   if (auto *Size = dyn_cast<ConstantInt>(Call.getArgOperand(2)))
@@ -345,8 +352,9 @@ void markExactAccessType(Instruction &Access) {
 
 ElementKind declaredAccessKind(const Instruction &I) {
   if (I.getMetadata(ExactAccessTypeKind)) {
-    Type *T = isa<StoreInst>(I) ? cast<StoreInst>(I).getValueOperand()->getType()
-                                : I.getType();
+    Type *T = isa<StoreInst>(I)
+                  ? cast<StoreInst>(I).getValueOperand()->getType()
+                  : I.getType();
     Evidence E;
     E.addType(T);
     return E.kind();

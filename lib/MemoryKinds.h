@@ -52,6 +52,11 @@ ElementKind pointeeKind(const llvm::Value *Ptr);
 ElementKind kindAtOffset(const llvm::Value *Ptr, uint64_t Bytes,
                          const llvm::DataLayout &DL);
 
+/// Whether the layout of the struct at [Ptr, Ptr + Bytes), where it can be
+/// found, puts a float or a double there.
+bool layoutHasFloatingPoint(const llvm::Value *Ptr, uint64_t Bytes,
+                            const llvm::DataLayout &DL);
+
 /// Function attribute naming the user's function a prepared clone was made
 /// from, so that evidence can be looked for at the original's call sites.
 inline constexpr const char *OriginalFunctionAttr = "capsule-original";

@@ -519,9 +519,9 @@ void Splitter::recordOwnArea() {
     return ConstantAsMetadata::get(
         ConstantInt::get(Type::getInt64Ty(Step.getContext()), Offset));
   };
-  Step.setMetadata(OwnRecordAreaKind,
-                   MDNode::get(Step.getContext(),
-                               {Bound(Header.End), Bound(FrameBytes)}));
+  Step.setMetadata(
+      OwnRecordAreaKind,
+      MDNode::get(Step.getContext(), {Bound(Header.End), Bound(FrameBytes)}));
 }
 
 uint64_t Splitter::run() {

@@ -145,8 +145,10 @@ void GradientGenerator::reverseBlock(BasicBlock *BB) {
   Current = BB;
   RB.SetInsertPoint(RevBlock[BB]);
   if (auto *RI = dyn_cast<ReturnInst>(BB->getTerminator()))
-    if (Value *RV = RI->getReturnValue())
+    if (Value *RV = RI->getReturnValue()) {
       checkHandedPointer(*RI, RV);
+      checkHandedInteger(*RI, RV);
+    }
   if (BB == Exit && Sig.ActiveReturn)
     addAdjoint(cast<ReturnInst>(BB->getTerminator())->getReturnValue(),
                Target.Rev->getArg(0));
@@ -457,6 +459,9 @@ void GradientGenerator::reverseIntegerStore(StoreInst &SI) {
                     SI.getAlign());
     return;
   }
+  // In a step function, arguments and results go through records.
+  if (SI.getMetadata(ExactAccessTypeKind))
+    checkHandedInteger(SI, V);
   auto *Source = dyn_cast<LoadInst>(V);
   unsigned Bits = V->getType()->getScalarSizeInBits();
   auto Untyped = [&](const Instruction &Access, const Value *Ptr) {
@@ -572,10 +577,29 @@ void GradientGenerator::checkHandedPointer(Instruction &Where, Value *V) {
                        "returned from a differentiated function");
 }
 
+/// An integer handed to a differentiated callee (or returned), loaded from
+/// memory with
+/// adjoints whose struct layout puts a float or a double there: the x86-64
+/// ABI passes a struct such as {int, float} by value in an integer
+/// register (at -O0 loaded straight from the struct). Its derivative would
+/// be lost: refuse it.
+void GradientGenerator::checkHandedInteger(Instruction &Where, Value *V) {
+  auto *Load = dyn_cast<LoadInst>(V);
+  if (Load && V->getType()->isIntegerTy() &&
+      AI.hasShadow(Load->getPointerOperand()) &&
+      layoutHasFloatingPoint(Load->getPointerOperand(),
+                             DL.getTypeStoreSize(V->getType()), DL))
+    unsupported(Where, "struct with floating-point fields passed by value in "
+                       "an integer register (such as {int, float}); its "
+                       "derivative would be lost (pass it by pointer)");
+}
+
 void GradientGenerator::reverseDifferentiatedCall(CallBase &Call) {
   Function *Callee = Call.getCalledFunction();
-  for (Value *Arg : Call.args())
+  for (Value *Arg : Call.args()) {
     checkHandedPointer(Call, Arg);
+    checkHandedInteger(Call, Arg);
+  }
   DiffSignature S = signatureAt(Call, Callee);
   Value *RetAdj = nullptr;
   if (S.ActiveReturn)
