@@ -17,7 +17,6 @@
 
 namespace llvm {
 class Function;
-class Instruction;
 class Value;
 } // namespace llvm
 
@@ -40,8 +39,6 @@ public:
 
 private:
   void mapPointers();
-  std::optional<LocalSlot> slotOfDefinition(const llvm::Instruction &I,
-                                            bool &Unknown) const;
   void findPrivateSlots();
 
   llvm::Function &F;

@@ -578,11 +578,10 @@ void GradientGenerator::checkHandedPointer(Instruction &Where, Value *V) {
 }
 
 /// An integer handed to a differentiated callee (or returned), loaded from
-/// memory with
-/// adjoints whose struct layout puts a float or a double there: the x86-64
-/// ABI passes a struct such as {int, float} by value in an integer
-/// register (at -O0 loaded straight from the struct). Its derivative would
-/// be lost: refuse it.
+/// memory with adjoints whose struct layout puts a float or a double there:
+/// the x86-64 ABI passes a struct such as {int, float} by value in an
+/// integer register (at -O0 loaded straight from the struct). Its
+/// derivative would be lost: refuse it.
 void GradientGenerator::checkHandedInteger(Instruction &Where, Value *V) {
   auto *Load = dyn_cast<LoadInst>(V);
   if (Load && V->getType()->isIntegerTy() &&
