@@ -198,13 +198,18 @@ static bool hasNoDerivative(StringRef Name) {
 }
 
 CalleeInfo classifyCall(const CallBase &Call) {
-  Function *F = Call.getCalledFunction();
+  if (Function *F = Call.getCalledFunction())
+    return classifyFunction(*F);
+  bool Variadic = Call.getFunctionType()->isVarArg();
+  return {Call.isInlineAsm() || Variadic ? CalleeKind::External
+                                         : CalleeKind::Indirect};
+}
+
+CalleeInfo classifyFunction(Function &Fn) {
+  Function *F = &Fn;
   // Derivatives have fixed parameter lists: a variadic callee (other than
   // the known output functions) is one whose derivative Capsule cannot make.
-  bool Variadic = Call.getFunctionType()->isVarArg();
-  if (!F)
-    return {Call.isInlineAsm() || Variadic ? CalleeKind::External
-                                           : CalleeKind::Indirect};
+  bool Variadic = F->isVarArg();
   if (Intrinsic::ID ID = F->getIntrinsicID()) {
     if (std::optional<MathOp> Op = mathIntrinsic(ID))
       return {CalleeKind::Math, *Op, F};

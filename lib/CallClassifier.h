@@ -74,6 +74,8 @@ struct CalleeInfo {
 };
 
 CalleeInfo classifyCall(const llvm::CallBase &Call);
+/// What a direct call of \p F means.
+CalleeInfo classifyFunction(llvm::Function &F);
 
 /// A stack slot or heap block allocated by the function being
 /// differentiated (an alloca, or a malloc-like call): no memory that existed

@@ -1,12 +1,14 @@
 //===- Preprocess.cpp - Canonical form for differentiation ----------------===//
 #include "Preprocess.h"
 
+#include "CallClassifier.h"
 #include "MemoryKinds.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/Utils/CallPromotionUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
@@ -120,6 +122,27 @@ static void retypeIntegerCopies(Function &F) {
   }
 }
 
+/// Library functions whose address the program takes (sin in a table of
+/// functions, free passed as a deleter) have rules but no body, so an
+/// indirect call that reaches one could not be dispatched to a derivative.
+/// Each indirect call gets a direct call of every such function of its type,
+/// taken when the pointer equals it; what is left stays indirect.
+static void devirtualizeKnownLibraryCalls(Function &F) {
+  SmallVector<CallBase *, 4> Indirect;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (classifyCall(*Call).Kind == CalleeKind::Indirect)
+          Indirect.push_back(Call);
+  for (CallBase *Call : Indirect)
+    for (Function *Target : indirectCallTargets(*F.getParent(),
+                                                Call->getFunctionType(),
+                                                /*IncludeDeclarations=*/true))
+      if (Target->isDeclaration() &&
+          classifyFunction(*Target).Kind != CalleeKind::External)
+        promoteCallWithIfThenElse(*Call, Target);
+}
+
 Function *prepareForDifferentiation(Function &F) {
   ValueToValueMapTy VMap;
   Function *P = CloneFunction(&F, VMap);
@@ -129,6 +152,7 @@ Function *prepareForDifferentiation(Function &F) {
   P->removeFnAttr(Attribute::OptimizeNone);
   P->removeFnAttr(Attribute::NoInline);
   lowerInvokes(*P);
+  devirtualizeKnownLibraryCalls(*P);
   removeUnreachableBlocks(*P);
   unifyReturns(*P);
   promoteStackSlots(*P);

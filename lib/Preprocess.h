@@ -11,7 +11,9 @@ namespace capsule {
 
 /// Clones \p F into a scratch function in canonical form for the sweeps:
 /// invokes lowered to calls (exceptions must not unwind through
-/// differentiated code), unreachable blocks removed, a single return block,
+/// differentiated code), indirect calls that may reach a library function
+/// with a rule (libm through a function pointer) given a direct call of it,
+/// unreachable blocks removed, a single return block,
 /// promotable stack slots in SSA form (so -O0 code is not taped through
 /// memory), and integer copies of doubles, floats and pointers retyped from
 /// TBAA. Debug locations are kept for diagnostics.
