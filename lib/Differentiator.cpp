@@ -2,10 +2,12 @@
 #include "Differentiator.h"
 
 #include "Activity.h"
+#include "Diagnostics.h"
 #include "GradientGenerator.h"
 #include "Preprocess.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 
@@ -107,10 +109,52 @@ Function *Differentiator::prepared(Function &F) {
   return P;
 }
 
+/// A computed goto jumps to addresses of the user's function's blocks,
+/// which generated code does not have (the interruptible builder refuses it
+/// for the same reason).
+/// clang gathers every `goto *p` of a function in one indirectbr without a
+/// source line; the address it jumps to, or a branch of one of the gotos to
+/// it, has one.
+static const Instruction *computedGoto(const Function &F) {
+  auto HasLine = [](const Instruction *I) {
+    return I && I->getDebugLoc() && I->getDebugLoc().getLine() != 0;
+  };
+  for (const BasicBlock &BB : F) {
+    const Instruction *Goto = BB.getTerminator();
+    if (!isa<IndirectBrInst, CallBrInst>(Goto))
+      continue;
+    SmallVector<const Instruction *, 4> Candidates{Goto};
+    if (auto *IB = dyn_cast<IndirectBrInst>(Goto))
+      Candidates.push_back(dyn_cast<Instruction>(IB->getAddress()));
+    for (const BasicBlock *Pred : predecessors(&BB))
+      Candidates.push_back(Pred->getTerminator());
+    auto Located = find_if(Candidates, HasLine);
+    return Located != Candidates.end() ? *Located : Goto;
+  }
+  return nullptr;
+}
+
+/// Bodies for the derivatives of a function that was refused: the
+/// compilation fails, but the module must stay valid until it does.
+static void giveUnreachableBodies(const Derivative &Dv) {
+  for (Function *F : {Dv.Fwd, Dv.Rev})
+    if (F)
+      new UnreachableInst(F->getContext(),
+                          BasicBlock::Create(F->getContext(), "refused", F));
+}
+
 void Differentiator::run() {
   while (!Pending.empty()) {
     DiffSignature Sig = Pending.front();
     Pending.pop_front();
+    if (const Instruction *Goto = computedGoto(*Sig.Fn)) {
+      reportUnsupported(*Goto, *Sig.Fn,
+                        "computed goto (goto *p, indirectbr) and asm goto "
+                        "are not supported");
+      noteFailure();
+      giveUnreachableBodies(Derivatives[Sig]);
+      continue;
+    }
     Function &P = *prepared(*Sig.Fn);
     GradientGenerator(*this, Sig, P, Derivatives[Sig], FAM).run();
   }
