@@ -1,6 +1,8 @@
 //===- AutodiffPass.cpp - Lowers gradient marker calls --------------------===//
 #include "AutodiffPass.h"
 
+#include "ApiNames.h"
+
 #include "CheckpointedGradient.h"
 
 #include "Differentiator.h"
@@ -18,6 +20,8 @@ using namespace llvm;
 namespace capsule {
 
 PreservedAnalyses ProtectMarkersPass::run(Module &M, ModuleAnalysisManager &) {
+  // Before optimization can drop an unused registration or annotation.
+  refuseUnimplementedApi(M);
   bool Changed = false;
   for (GlobalVariable &G : M.globals())
     if (isActivityMarkerGlobal(G) && !G.isExternallyInitialized()) {
@@ -110,6 +114,7 @@ bool checkpointEverything() {
 } // namespace
 
 PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  refuseUnimplementedApi(M); // when run alone (opt -passes=capsule)
   SmallVector<MarkerCall, 8> Calls = findMarkerCalls(M);
   if (Calls.empty())
     return PreservedAnalyses::all();

@@ -30,6 +30,8 @@ private:
 /// autodiff pass keeps marker calls readable: marks the activity-marker
 /// globals as externally initialized (no load of `int enzyme_dup;`, defined,
 /// zero and never stored, is folded into 0) and marker calls as nomerge.
+/// Refuses the API names Capsule does not implement while the code still
+/// holds all of them (ApiNames.h).
 class ProtectMarkersPass : public llvm::PassInfoMixin<ProtectMarkersPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);

@@ -70,4 +70,13 @@ void reportBadMarkerCall(const Instruction &Call, const Twine &Why) {
       DiagnosticInfoUnsupported(*Call.getFunction(), Msg, Call.getDebugLoc()));
 }
 
+void reportUnimplementedApi(const Instruction *I, const Twine &Why) {
+  I->getContext().diagnose(DiagnosticInfoUnsupported(
+      *I->getFunction(), "capsule: " + Why, I->getDebugLoc(), DS_Error));
+}
+
+void reportUnimplementedApi(LLVMContext &C, const Twine &Why) {
+  C.emitError("capsule: " + Why);
+}
+
 } // namespace capsule

@@ -12,6 +12,7 @@
 namespace llvm {
 class Function;
 class Instruction;
+class LLVMContext;
 } // namespace llvm
 
 namespace capsule {
@@ -35,6 +36,11 @@ void warnRepeatedEffect(const llvm::Instruction &I,
 
 /// Reports a malformed marker call (a call to __capsule_autodiff and kin).
 void reportBadMarkerCall(const llvm::Instruction &Call, const llvm::Twine &Why);
+
+/// Reports a use of an API name Capsule does not implement, at instruction
+/// \p I or, where no instruction names it, for the whole module.
+void reportUnimplementedApi(const llvm::Instruction *I, const llvm::Twine &Why);
+void reportUnimplementedApi(llvm::LLVMContext &C, const llvm::Twine &Why);
 
 /// The user-facing name of a function (demangled C++ name when possible).
 std::string displayName(const llvm::Function &F);

@@ -1,0 +1,50 @@
+// Error: Enzyme and Capsule API names Capsule does not implement yet, each
+// named at compile time (at -O0 and -O2, whether used or only defined):
+// markers, activity markers, custom-derivative and activity registrations,
+// annotations. Activity markers that Enzyme code defines but never uses are
+// not errors.
+// RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=enzyme_const --implicit-check-not=enzyme_tape
+// RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=enzyme_const --implicit-check-not=enzyme_tape
+#include <capsule/capsule.h>
+
+int enzyme_dup, enzyme_const, enzyme_width, enzyme_dupv, enzyme_tape;
+double __enzyme_autodiff(void *, ...);
+double __enzyme_fwddiff(void *, ...);
+void *__enzyme_augmentfwd(void *, ...);
+void __enzyme_reverse(void *, ...);
+double __capsule_fwddiff(void *, ...);
+void capsule_config_threads(int);
+
+double square(double x) { return x * x; }
+double square_grad(double x, double dret) { return 2 * x * dret; }
+double lookup(double x) { return x; }
+
+// CHECK-DAG: unimplemented-api.c:[[@LINE+1]]: '__enzyme_register_gradient_square' is an Enzyme API name that Capsule does not implement yet; custom derivatives are not supported yet, and the rule would be ignored
+void *__enzyme_register_gradient_square[3] = {(void *)square, (void *)square,
+                                              (void *)square_grad};
+// CHECK-DAG: unimplemented-api.c:[[@LINE+1]]: '__enzyme_inactivefn_lookup' is an Enzyme API name that Capsule does not implement yet; activity annotations
+void *__enzyme_inactivefn_lookup[] = {(void *)lookup};
+// CHECK-DAG: unimplemented-api.c:[[@LINE+1]]: '__enzyme_function_like_lookup' is an Enzyme API name
+void *__enzyme_function_like_lookup[2] = {(void *)lookup, "log1p"};
+
+// CHECK-DAG: unimplemented-api.c:[[@LINE+1]]: the annotation 'enzyme_inactive' on 'noisy' is an Enzyme API name that Capsule does not implement yet
+__attribute__((annotate("enzyme_inactive"))) double noisy(double x) {
+  return x;
+}
+
+double use(double x, double *p, double *dp) {
+  // CHECK-DAG: unimplemented-api.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: '__enzyme_fwddiff' is an Enzyme API name that Capsule does not implement yet
+  double a = __enzyme_fwddiff((void *)square, x, 1.0);
+  // CHECK-DAG: unimplemented-api.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: '__enzyme_augmentfwd' is an Enzyme API name
+  void *tape = __enzyme_augmentfwd((void *)square, x);
+  // CHECK-DAG: unimplemented-api.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: '__enzyme_reverse' is an Enzyme API name
+  __enzyme_reverse((void *)square, x, 1.0, tape);
+  // CHECK-DAG: unimplemented-api.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: '__capsule_fwddiff' is a Capsule API name that Capsule does not implement yet
+  double b = __capsule_fwddiff((void *)square, x, 1.0);
+  // CHECK-DAG: unimplemented-api.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: 'capsule_config_threads' is a Capsule API name
+  capsule_config_threads(2);
+  // CHECK-DAG: unimplemented-api.c:[[@LINE+2]]:{{[0-9]+}}: error: capsule: 'enzyme_width' is an Enzyme API name
+  // CHECK-DAG: unimplemented-api.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: 'enzyme_dupv' is an Enzyme API name
+  __enzyme_autodiff((void *)square, enzyme_width, 2, enzyme_dupv, 8, p, dp);
+  return a + b + noisy(x) + __enzyme_autodiff((void *)square, x);
+}
