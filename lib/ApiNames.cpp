@@ -5,8 +5,8 @@
 #include "MarkerCalls.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
@@ -165,8 +165,9 @@ void refuseGlobalAnnotations(Module &M) {
         Annotated ? " on '" + Annotated->getName().str() + "'" : "";
     reportUnimplementedApi(
         M.getContext(),
-        Site + unimplemented("the annotation '" + Annotation.str() + "'" + On,
-                             "Enzyme") +
+        Site +
+            unimplemented("the annotation '" + Annotation.str() + "'" + On,
+                          "Enzyme") +
             "; it would be ignored");
   }
 }

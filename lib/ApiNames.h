@@ -1,4 +1,4 @@
-//===- ApiNames.h - API names Capsule does not implement ---------*- C++ -*-===//
+//===- ApiNames.h - API names Capsule does not implement --------*- C++ -*-===//
 //
 // Code written for Enzyme (or for a later Capsule) may name API that this
 // Capsule does not implement: markers such as __enzyme_fwddiff, activity

@@ -190,6 +190,13 @@ static bool hasNoDerivative(StringRef Name) {
       // growing the frame stack, sizing a block to reallocate.
       .Cases("__capsule_journal_write", "__capsule_journal_barrier",
              "__capsule_frame_grow", "__capsule_arena_usable_size", true)
+      // Replay of non-deterministic calls' results (ReplayCalls.h).
+      .Cases("__capsule_replay_pending", "__capsule_replay_take",
+             "__capsule_replay_take_f64", "__capsule_replay_take_f32", true)
+      .Cases("__capsule_replay_take_bytes", "__capsule_replay_will_write",
+             "__capsule_replay_record", "__capsule_replay_record_f64",
+             "__capsule_replay_record_f32", "__capsule_replay_record_bytes",
+             true)
       // Loop-iteration checkpointing's marker, outside checkpointed code.
       .Case("capsule_checkpoint_iteration", true)
       .Cases("__cxa_throw", "__cxa_allocate_exception", "__cxa_begin_catch",

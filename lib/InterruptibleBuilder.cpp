@@ -17,6 +17,7 @@
 #include "GeneratedCode.h"
 #include "IndirectDispatch.h"
 #include "Preprocess.h"
+#include "ReplayCalls.h"
 #include "ResumableSplitter.h"
 #include "RuntimeABI.h"
 #include "RuntimeStateInRegisters.h"
@@ -167,7 +168,9 @@ void InterruptibleBuilder::callClones(Function &Clone) {
     if (auto *Call = dyn_cast<CallBase>(&I))
       if (Function *Callee = Call->getCalledFunction())
         if (Function *Target = Clones.lookup(Callee))
-          Call->setCalledFunction(Target);
+          // A replayed call runs the program's own function, once.
+          if (!isReplayedCall(*Call))
+            Call->setCalledFunction(Target);
 }
 
 GlobalVariable *InterruptibleBuilder::entryOf(Function &Root, Function &Step,
@@ -244,6 +247,8 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
       reallocateByCopying(*Clone, ABI);
   for (auto &[F, Clone] : Clones)
     dispatchIndirectCalls(*Clone, *F);
+  for (auto &[F, Clone] : Clones)
+    Ok &= replayNondeterministicCalls(*Clone, *F, ABI);
   for (auto &[F, Clone] : Clones)
     callClones(*Clone);
 

@@ -135,9 +135,9 @@ static void devirtualizeKnownLibraryCalls(Function &F) {
         if (classifyCall(*Call).Kind == CalleeKind::Indirect)
           Indirect.push_back(Call);
   for (CallBase *Call : Indirect)
-    for (Function *Target : indirectCallTargets(*F.getParent(),
-                                                Call->getFunctionType(),
-                                                /*IncludeDeclarations=*/true))
+    for (Function *Target :
+         indirectCallTargets(*F.getParent(), Call->getFunctionType(),
+                             /*IncludeDeclarations=*/true))
       if (Target->isDeclaration() &&
           classifyFunction(*Target).Kind != CalleeKind::External)
         promoteCallWithIfThenElse(*Call, Target);

@@ -278,6 +278,44 @@ StructType *RuntimeABI::entryType() {
   return StructType::get(C, {Ptr, I64, I64, I64, Ptr});
 }
 
+FunctionCallee RuntimeABI::replayPending() {
+  return function("__capsule_replay_pending", Type::getInt8Ty(M.getContext()),
+                  {});
+}
+/// The replay log's entry points come in i64, f64 and f32 flavours.
+static std::pair<StringRef, Type *> replayFlavour(Type *T) {
+  if (T->isDoubleTy())
+    return {"_f64", T};
+  if (T->isFloatTy())
+    return {"_f32", T};
+  return {"", Type::getInt64Ty(T->getContext())};
+}
+
+FunctionCallee RuntimeABI::replayTake(Type *T) {
+  auto [Suffix, Ty] = replayFlavour(T);
+  return function(("__capsule_replay_take" + Suffix).str(), Ty, {});
+}
+FunctionCallee RuntimeABI::replayTakeBytes() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_replay_take_bytes", Type::getVoidTy(C),
+                  {PointerType::getUnqual(C), Type::getInt64Ty(C)});
+}
+FunctionCallee RuntimeABI::replayWillWrite() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_replay_will_write", Type::getVoidTy(C),
+                  {PointerType::getUnqual(C), Type::getInt64Ty(C)});
+}
+FunctionCallee RuntimeABI::replayRecord(Type *T) {
+  auto [Suffix, Ty] = replayFlavour(T);
+  return function(("__capsule_replay_record" + Suffix).str(),
+                  Type::getVoidTy(M.getContext()), {Ty});
+}
+FunctionCallee RuntimeABI::replayRecordBytes() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_replay_record_bytes", Type::getVoidTy(C),
+                  {PointerType::getUnqual(C), Type::getInt64Ty(C)});
+}
+
 FunctionCallee RuntimeABI::rootFrame() {
   Type *Ptr = PointerType::getUnqual(M.getContext());
   return function("__capsule_root_frame", Ptr, {Ptr});

@@ -88,6 +88,14 @@ public:
   /// The capsule_entry struct type: {ptr step, i64 frame_bytes, i64
   /// result_offset, i64 result_bytes, ptr name}.
   llvm::StructType *entryType();
+  /// Replay of non-deterministic calls (abi.h; ReplayCalls.h).
+  llvm::FunctionCallee replayPending();
+  /// Of a result of type \p T: double, float, or an integer as i64.
+  llvm::FunctionCallee replayTake(llvm::Type *T);
+  llvm::FunctionCallee replayTakeBytes();
+  llvm::FunctionCallee replayWillWrite();
+  llvm::FunctionCallee replayRecord(llvm::Type *T);
+  llvm::FunctionCallee replayRecordBytes();
   /// ptr (ptr entry).
   llvm::FunctionCallee rootFrame();
   /// i64 (ptr entry, ptr frame).

@@ -17,6 +17,7 @@
 #include "CallClassifier.h"
 #include "Diagnostics.h"
 #include "JournalBarriers.h"
+#include "ReplayCalls.h"
 #include "ResumableSplitter.h"
 #include "RuntimeABI.h"
 #include "StepModel.h"
@@ -237,7 +238,7 @@ bool Instrumenter::checkCall(CallBase &Call) {
   // writes are journaled, and calls that end the program (exit, abort, a
   // failed assert) repeat nothing.
   if (Call.onlyReadsMemory() || Call.doesNotReturn() ||
-      isa<IntrinsicInst>(Call) || allocationKind(Call))
+      isa<IntrinsicInst>(Call) || allocationKind(Call) || isReplayedCall(Call))
     return true;
   if (Callee && (Callee->getName().starts_with("__capsule_") ||
                  isPureLibm(Callee->getName()) ||

@@ -1,6 +1,8 @@
 //===- StepModel.cpp - What a step is, and which functions can yield ------===//
 #include "StepModel.h"
 
+#include "ReplayCalls.h"
+
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/IR/Function.h"
@@ -30,6 +32,8 @@ bool isFreeInstruction(const Instruction &I) {
 uint64_t StepModel::blockCost(const BasicBlock &BB) const {
   if (OnlyCounted)
     return BB.getParent() == OnlyCounted && BB.isEntryBlock();
+  if (isReplayArm(BB))
+    return 0;
   uint64_t Cost = 0;
   for (const Instruction &I : BB) {
     if (isFreeInstruction(I))

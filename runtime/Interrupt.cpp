@@ -20,6 +20,7 @@
 #include "Config.h"
 #include "FrameStack.h"
 #include "Journal.h"
+#include "Replay.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -298,6 +299,7 @@ extern "C" void *__capsule_root_frame(const capsule_entry *Entry) {
   // stack held.
   journalWrite(Frame, Bytes);
   std::memset(Frame, 0, Bytes);
+  replayStartComputation(D.Live != 0);
   return Frame;
 }
 

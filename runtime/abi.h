@@ -161,6 +161,31 @@ typedef struct capsule_entry {
 // caller then stores the arguments into it.
 void *__capsule_root_frame(const capsule_entry *entry);
 
+// ---------------------------------------------------------------------------
+// Replay of non-deterministic calls (Replay.cpp). Interruptible code asks
+// before each call of rand, a clock, input and the like whether an earlier
+// execution of the same call left its result in the replay log: then it
+// takes the result and the bytes the call wrote from the log instead of
+// calling again; else it calls, then records both. Null pointers write and
+// record nothing.
+
+// 1 if the next replayed call's result is in the log.
+uint8_t __capsule_replay_pending(void);
+// Takes the next result from the log: an integer (zero-extended), a
+// double or a float.
+uint64_t __capsule_replay_take(void);
+double __capsule_replay_take_f64(void);
+float __capsule_replay_take_f32(void);
+// Takes the next recorded bytes, bytes of them, into dst (journaled).
+void __capsule_replay_take_bytes(void *dst, uint64_t bytes);
+// Before a call writes bytes at dst: journals them.
+void __capsule_replay_will_write(void *dst, uint64_t bytes);
+// Appends a call's result, then the bytes it wrote at src.
+void __capsule_replay_record(uint64_t bits);
+void __capsule_replay_record_f64(double value);
+void __capsule_replay_record_f32(float value);
+void __capsule_replay_record_bytes(const void *src, uint64_t bytes);
+
 // Runs the root to its end; returns the steps it took.
 uint64_t __capsule_run_primops(const capsule_entry *entry, void *frame);
 

@@ -99,6 +99,24 @@ void capsule_config_reset(void);
  * elsewhere (plain gradients, primal code) it does nothing. */
 void capsule_checkpoint_iteration(void);
 
+/* Replay of non-deterministic calls (docs/checkpointing.md). Resuming a
+ * capsule, and so every recomputation of a checkpointed gradient, runs code
+ * again; calls whose results are not a function of the program's memory
+ * would return other values the second time. Capsule records the results
+ * of such calls on their first execution and replays them afterwards, so a
+ * checkpointed gradient equals the plain one bit for bit: rand, random,
+ * drand48 and kin, rand_r, clock, time, gettimeofday, clock_gettime,
+ * getchar, getc, fgetc, fread, std::random_device and the std::chrono
+ * clocks. A program adds a function of its own (a library's generator, a
+ * sensor) once, at file scope, in each file that calls it:
+ *   CAPSULE_REPLAY(my_generator);
+ * Its results (void, integer, float or double) are replayed; what it writes
+ * through pointers is not restored or replayed, and the function itself runs
+ * once per recorded call, uninstrumented. */
+#define CAPSULE_REPLAY(fn)                                                     \
+  __attribute__((used)) static void *const __capsule_replay_##fn =           \
+      (void *)(fn)
+
 typedef struct capsule_s capsule_t;
 /* Runs fn(args) to the end and returns its step count. */
 uint64_t __capsule_primops(void *fn, ...);
