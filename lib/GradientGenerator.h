@@ -207,6 +207,7 @@ private:
     return ReachesExit.contains(BB);
   }
   void unsupported(const llvm::Instruction &I, const llvm::Twine &Why);
+  bool readsFloatBitsAsNumber(const llvm::LoadInst &LI) const;
 
   Differentiator &D;
   DiffSignature Sig;

@@ -76,11 +76,50 @@ static void promoteStackSlots(Function &F) {
     PromoteMemToReg(Promotable, DT);
 }
 
+/// A use of an integer load that only moves its bits: storing it, or
+/// reading them back as a float of the same size (`bitcast i64 to double`,
+/// what optimization leaves of a double copied through an int64_t).
+static bool movesBits(const Use &U) {
+  if (auto *SI = dyn_cast<StoreInst>(U.getUser()))
+    return U.getOperandNo() == 0 && !SI->isVolatile();
+  auto *Cast = dyn_cast<BitCastInst>(U.getUser());
+  return Cast && Cast->getType()->isFloatingPointTy();
+}
+
+/// What integer copy \p LI (a load whose uses all move its bits) moves,
+/// from how the memories it reads and writes are typed elsewhere and from
+/// the float types its bits are read back as: the one kind they all have;
+/// or, where some are integers and the others one floating-point kind, that
+/// kind (integers may share memory with one floating-point kind:
+/// MemoryKinds.h), which is what a double copied through an int64_t is.
+/// Pointers must agree exactly.
+static ElementKind copyKindFromMemory(LoadInst &LI) {
+  SmallVector<ElementKind, 4> Kinds{pointeeKind(LI.getPointerOperand())};
+  for (const User *U : LI.users())
+    if (auto *SI = dyn_cast<StoreInst>(U))
+      Kinds.push_back(pointeeKind(SI->getPointerOperand()));
+    else
+      Kinds.push_back(U->getType()->isDoubleTy() ? ElementKind::F64
+                                                 : ElementKind::F32);
+  if (all_equal(Kinds))
+    return Kinds.front();
+  ElementKind Float = ElementKind::Unknown;
+  for (ElementKind K : Kinds) {
+    if (K == ElementKind::Integer)
+      continue;
+    if ((K != ElementKind::F64 && K != ElementKind::F32) ||
+        (Float != ElementKind::Unknown && Float != K))
+      return ElementKind::Unknown;
+    Float = K;
+  }
+  return Float;
+}
+
 /// Optimization turns small copies (memcpy of 8 bytes, struct assignment)
 /// into integer loads and stores. Where TBAA says the integers are really
 /// doubles, floats or pointers, the copy is retyped so that the sweeps see
-/// what it moves. Integer copies left untyped are checked by the reverse
-/// sweep.
+/// what it moves; so are copies whose bits are read back as a float. Integer
+/// copies left untyped are checked by the reverse sweep.
 static void retypeIntegerCopies(Function &F) {
   const DataLayout &DL = F.getDataLayout();
   SmallVector<LoadInst *, 8> Loads;
@@ -88,21 +127,18 @@ static void retypeIntegerCopies(Function &F) {
     for (Instruction &I : BB)
       if (auto *LI = dyn_cast<LoadInst>(&I))
         if (LI->getType()->isIntegerTy() && !LI->use_empty() &&
-            all_of(LI->users(), [&](const User *U) {
-              auto *SI = dyn_cast<StoreInst>(U);
-              return SI && SI->getValueOperand() == LI;
-            }))
+            all_of(LI->uses(), movesBits))
           Loads.push_back(LI);
   for (LoadInst *LI : Loads) {
-    ElementKind Kind = declaredAccessKind(*LI);
-    // Without TBAA (-O0, -fno-strict-aliasing), how the memory is typed
-    // elsewhere tells, if every store of the copy agrees.
-    if (Kind == ElementKind::Unknown) {
-      Kind = pointeeKind(LI->getPointerOperand());
-      for (const User *U : LI->users())
-        if (pointeeKind(cast<StoreInst>(U)->getPointerOperand()) != Kind)
-          Kind = ElementKind::Unknown;
-    }
+    bool ReadAsFloat =
+        any_of(LI->users(), [](const User *U) { return isa<BitCastInst>(U); });
+    // TBAA says what the access is declared as; bits read back as a float
+    // say more. Without TBAA (-O0, -fno-strict-aliasing), how the memory is
+    // typed elsewhere tells.
+    ElementKind Kind =
+        ReadAsFloat ? ElementKind::Unknown : declaredAccessKind(*LI);
+    if (Kind == ElementKind::Unknown)
+      Kind = copyKindFromMemory(*LI);
     Type *T = scalarTypeOf(Kind, F.getContext());
     if (!T || DL.getTypeStoreSize(T) != DL.getTypeStoreSize(LI->getType()))
       continue;
@@ -111,6 +147,11 @@ static void retypeIntegerCopies(Function &F) {
                                           LI->getAlign(), LI->isVolatile());
     Typed->copyMetadata(*LI);
     for (User *U : make_early_inc_range(LI->users())) {
+      if (auto *Cast = dyn_cast<BitCastInst>(U)) {
+        Cast->replaceAllUsesWith(Typed);
+        Cast->eraseFromParent();
+        continue;
+      }
       auto *SI = cast<StoreInst>(U);
       IRBuilder<> SB(SI);
       StoreInst *New = SB.CreateAlignedStore(Typed, SI->getPointerOperand(),

@@ -283,6 +283,12 @@ void GradientGenerator::reverseInstruction(Instruction &I) {
     return unsupported(I, "active value converted to long double (x86_fp80 "
                           "or fp128), which is not differentiated; use "
                           "double");
+  // A float's bits read through memory, as -O0 code does it (a union, a
+  // cast pointer), like the bitcast below.
+  if (auto *LI = dyn_cast<LoadInst>(&I); LI && readsFloatBitsAsNumber(*LI))
+    return unsupported(I, "floating-point data read as integer bits (type "
+                          "punning through a union or a cast pointer); its "
+                          "derivative would be lost");
   if (auto *LI = dyn_cast<LoadInst>(&I))
     return reverseLoad(*LI);
   if (auto *SI = dyn_cast<StoreInst>(&I))
@@ -444,6 +450,27 @@ void GradientGenerator::reverseStore(StoreInst &SI) {
   noteMemoryAccess(Adj, Ptr);
   noteMemoryAccess(Zero, Ptr);
   addAdjoint(V, Adj);
+}
+
+/// A 32- or 64-bit integer load of memory with adjoints that holds floats
+/// or doubles, whose value is computed with rather than only copied (copies
+/// are retyped by preprocessing or checked at their stores).
+bool GradientGenerator::readsFloatBitsAsNumber(const LoadInst &LI) const {
+  Type *T = LI.getType();
+  const Value *Ptr = LI.getPointerOperand();
+  if ((!T->isIntegerTy(32) && !T->isIntegerTy(64)) || !AI.hasShadow(Ptr))
+    return false;
+  if (all_of(LI.users(), [&](const User *U) {
+        auto *SI = dyn_cast<StoreInst>(U);
+        return SI && SI->getValueOperand() == &LI;
+      }))
+    return false;
+  ElementKind K = declaredAccessKind(LI);
+  if (K == ElementKind::Unknown)
+    K = kindAtOffset(Ptr, DL.getTypeStoreSize(T), DL);
+  if (K == ElementKind::Unknown)
+    K = pointeeKind(Ptr);
+  return K == ElementKind::F64 || K == ElementKind::F32;
 }
 
 /// An integer store may overwrite floating-point data (optimization turns
