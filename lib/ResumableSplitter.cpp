@@ -150,6 +150,9 @@ private:
   Align SlotAlign = Align(16);
   uint64_t SpillEnd = 0;
   uint64_t FrameBytes = 0;
+  /// The most of a callee's record (its header: resume index, arguments,
+  /// result) this function writes before the callee runs.
+  uint64_t ChildHeaderBytes = 0;
 };
 
 } // namespace
@@ -282,6 +285,7 @@ void Splitter::splitResumableCall(CallBase &Call) {
   Function *Callee = Call.getCalledFunction();
   Function *CalleeStep = Steps.lookup(Callee);
   FrameHeader CH = frameHeader(*Callee);
+  ChildHeaderBytes = std::max(ChildHeaderBytes, CH.End);
   IRBuilder<> B(&Call);
   for (unsigned I = 0, E = Call.arg_size(); I < E; ++I) {
     Value *Addr = frameAddress(B, Base::Child, CH.ArgOffsets[I]);
@@ -449,8 +453,9 @@ void Splitter::emitYieldsAndResumes(
 }
 
 /// The new entry: a fresh activation (resume index 0) checks that its
-/// record fits the committed frame stack and starts; any other index
-/// continues at its resume block.
+/// record, and the headers it writes into its callees' records before they
+/// run their own check, fit the committed frame stack, and starts; any
+/// other index continues at its resume block.
 void Splitter::emitDispatch() {
   LLVMContext &C = Step.getContext();
   BasicBlock *Dispatch = BasicBlock::Create(C, "dispatch", &Step, Start);
@@ -465,7 +470,7 @@ void Splitter::emitDispatch() {
 
   B.SetInsertPoint(Start, Start->getFirstInsertionPt());
   Instruction *First = &*B.GetInsertPoint();
-  Value *End = frameAddress(B, Base::Child, 0);
+  Value *End = frameAddress(B, Base::Child, ChildHeaderBytes);
   Value *Limit =
       B.CreateLoad(B.getPtrTy(), ABI.frameLimitAddress(B), "frame.limit");
   Instruction *Grow = SplitBlockAndInsertIfThen(

@@ -1,5 +1,6 @@
 //===- Gradient.cpp - Bracketing of gradient calls and their statistics ---===//
 #include "Config.h"
+#include "StackGuard.h"
 #include "Support.h"
 #include "Tape.h"
 
@@ -47,6 +48,7 @@ extern "C" void __capsule_gradient_begin(void) {
   capsule::tapeLimit();
   capsule::statsEnabled();
   capsule::tapeReset();
+  capsule::armStackOverflowGuard();
   freeDeferredBlocks();
   CallStart = capsule::monotonicSeconds();
 }

@@ -21,6 +21,7 @@
 #include "FrameStack.h"
 #include "Journal.h"
 #include "Replay.h"
+#include "StackGuard.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -291,6 +292,7 @@ using namespace capsule;
 extern "C" void *__capsule_root_frame(const capsule_entry *Entry) {
   ThreadDriver &D = driver();
   checkNotRunning(D, "__capsule_primops/__capsule_interrupt");
+  armStackOverflowGuard();
   char *Frame = frameStackBase();
   uint64_t Bytes = Entry->frame_bytes;
   if (Bytes > uint64_t(__capsule_frame_limit - Frame))

@@ -1,0 +1,119 @@
+//===- StackGuard.cpp - A clear stop when the machine stack overflows -----===//
+#include "StackGuard.h"
+
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace capsule {
+namespace {
+
+/// Room for the handler itself, which only writes a message.
+constexpr size_t AltStackBytes = 64 * 1024;
+/// Faults this far below the lowest address of the stack, or within the
+/// guard pages just above it, are overflows: a frame larger than the guard
+/// can jump past it.
+constexpr uintptr_t BelowStackSlack = 1 << 20;
+constexpr uintptr_t AboveStackSlack = 64 * 1024;
+
+struct ThreadGuard {
+  bool Armed;
+  uintptr_t StackLow; // the lowest address of this thread's stack
+};
+
+__thread ThreadGuard ThisThread;
+struct sigaction Previous;
+pthread_once_t InstallOnce = PTHREAD_ONCE_INIT;
+pthread_key_t CleanupKey;
+
+bool isStackOverflow(uintptr_t Fault) {
+  uintptr_t Low = ThisThread.StackLow;
+  return Low && Fault + BelowStackSlack >= Low && Fault < Low + AboveStackSlack;
+}
+
+void writeMessage(const char *Text) {
+  size_t Left = std::strlen(Text);
+  while (Left) {
+    ssize_t N = write(STDERR_FILENO, Text, Left);
+    if (N <= 0)
+      return;
+    Text += N;
+    Left -= static_cast<size_t>(N);
+  }
+}
+
+void onSegv(int Signal, siginfo_t *Info, void *Context) {
+  if (isStackOverflow(reinterpret_cast<uintptr_t>(Info->si_addr))) {
+    writeMessage(
+        "capsule: the machine stack overflowed in differentiated or "
+        "interruptible code: the recursion is deeper than the stack limit "
+        "allows (derivatives need more stack per call than the primal); "
+        "raise the limit, e.g. `ulimit -s unlimited` or `ulimit -s 1048576` "
+        "in the shell that starts the program, or run the computation in a "
+        "thread created with a larger stack (pthread_attr_setstacksize)\n");
+    _exit(3);
+  }
+  // Not ours: let the handler the program had see the same fault again.
+  sigaction(SIGSEGV, &Previous, nullptr);
+  if (Previous.sa_flags & SA_SIGINFO) {
+    if (Previous.sa_sigaction)
+      Previous.sa_sigaction(Signal, Info, Context);
+  } else if (Previous.sa_handler != SIG_DFL && Previous.sa_handler != SIG_IGN) {
+    Previous.sa_handler(Signal);
+  }
+}
+
+void releaseAltStack(void *AltStack) {
+  stack_t None{};
+  None.ss_flags = SS_DISABLE;
+  sigaltstack(&None, nullptr);
+  munmap(AltStack, AltStackBytes);
+}
+
+void install() {
+  pthread_key_create(&CleanupKey, releaseAltStack);
+  struct sigaction Action {};
+  Action.sa_sigaction = onSegv;
+  Action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&Action.sa_mask);
+  sigaction(SIGSEGV, &Action, &Previous);
+}
+
+uintptr_t lowestStackAddress() {
+  pthread_attr_t Attr;
+  void *Low = nullptr;
+  size_t Bytes = 0;
+  if (pthread_getattr_np(pthread_self(), &Attr) != 0)
+    return 0;
+  pthread_attr_getstack(&Attr, &Low, &Bytes);
+  pthread_attr_destroy(&Attr);
+  return reinterpret_cast<uintptr_t>(Low);
+}
+
+} // namespace
+
+void armStackOverflowGuard() {
+  ThreadGuard &G = ThisThread;
+  if (__builtin_expect(G.Armed, 1))
+    return;
+  G.Armed = true;
+  pthread_once(&InstallOnce, install);
+  void *AltStack = mmap(nullptr, AltStackBytes, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (AltStack == MAP_FAILED)
+    return; // no guard: an overflow stays a plain crash
+  stack_t Stack{};
+  Stack.ss_sp = AltStack;
+  Stack.ss_size = AltStackBytes;
+  if (sigaltstack(&Stack, nullptr) != 0) {
+    munmap(AltStack, AltStackBytes);
+    return;
+  }
+  G.StackLow = lowestStackAddress();
+  pthread_setspecific(CleanupKey, AltStack);
+}
+
+} // namespace capsule
