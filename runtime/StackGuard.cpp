@@ -6,6 +6,7 @@
 #include <cstring>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 namespace capsule {
@@ -13,25 +14,32 @@ namespace {
 
 /// Room for the handler itself, which only writes a message.
 constexpr size_t AltStackBytes = 64 * 1024;
-/// Faults this far below the lowest address of the stack, or within the
-/// guard pages just above it, are overflows: a frame larger than the guard
-/// can jump past it.
-constexpr uintptr_t BelowStackSlack = 1 << 20;
-constexpr uintptr_t AboveStackSlack = 64 * 1024;
+/// An overflow faults below the stack pointer, at most a frame away (a
+/// frame larger than the guard gap jumps past it); every other address
+/// that close to the stack pointer is the stack itself, which is mapped.
+constexpr uintptr_t OverflowReach = 1 << 20;
+constexpr uintptr_t AboveStackPointer = 4096;
 
-struct ThreadGuard {
-  bool Armed;
-  uintptr_t StackLow; // the lowest address of this thread's stack
-};
-
-__thread ThreadGuard ThisThread;
+__thread bool Armed;
 struct sigaction Previous;
 pthread_once_t InstallOnce = PTHREAD_ONCE_INIT;
 pthread_key_t CleanupKey;
 
-bool isStackOverflow(uintptr_t Fault) {
-  uintptr_t Low = ThisThread.StackLow;
-  return Low && Fault + BelowStackSlack >= Low && Fault < Low + AboveStackSlack;
+uintptr_t stackPointer(const void *Context) {
+  const auto *UC = static_cast<const ucontext_t *>(Context);
+#if defined(__x86_64__)
+  return static_cast<uintptr_t>(UC->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+  return static_cast<uintptr_t>(UC->uc_mcontext.sp);
+#else
+  (void)UC;
+  return 0; // unknown: every fault goes to the program's handler
+#endif
+}
+
+bool isStackOverflow(uintptr_t Fault, uintptr_t StackPointer) {
+  return StackPointer && Fault + OverflowReach >= StackPointer &&
+         Fault < StackPointer + AboveStackPointer;
 }
 
 void writeMessage(const char *Text) {
@@ -46,7 +54,8 @@ void writeMessage(const char *Text) {
 }
 
 void onSegv(int Signal, siginfo_t *Info, void *Context) {
-  if (isStackOverflow(reinterpret_cast<uintptr_t>(Info->si_addr))) {
+  if (isStackOverflow(reinterpret_cast<uintptr_t>(Info->si_addr),
+                      stackPointer(Context))) {
     writeMessage(
         "capsule: the machine stack overflowed in differentiated or "
         "interruptible code: the recursion is deeper than the stack limit "
@@ -82,24 +91,12 @@ void install() {
   sigaction(SIGSEGV, &Action, &Previous);
 }
 
-uintptr_t lowestStackAddress() {
-  pthread_attr_t Attr;
-  void *Low = nullptr;
-  size_t Bytes = 0;
-  if (pthread_getattr_np(pthread_self(), &Attr) != 0)
-    return 0;
-  pthread_attr_getstack(&Attr, &Low, &Bytes);
-  pthread_attr_destroy(&Attr);
-  return reinterpret_cast<uintptr_t>(Low);
-}
-
 } // namespace
 
 void armStackOverflowGuard() {
-  ThreadGuard &G = ThisThread;
-  if (__builtin_expect(G.Armed, 1))
+  if (__builtin_expect(Armed, 1))
     return;
-  G.Armed = true;
+  Armed = true;
   pthread_once(&InstallOnce, install);
   void *AltStack = mmap(nullptr, AltStackBytes, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -112,7 +109,6 @@ void armStackOverflowGuard() {
     munmap(AltStack, AltStackBytes);
     return;
   }
-  G.StackLow = lowestStackAddress();
   pthread_setspecific(CleanupKey, AltStack);
 }
 
