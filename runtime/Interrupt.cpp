@@ -22,6 +22,7 @@
 #include "Journal.h"
 #include "Replay.h"
 #include "StackGuard.h"
+#include "ThreadExit.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -72,8 +73,6 @@ constexpr uint64_t DeadMagic = 0x43415053554c4444ull; // "CAPSULDD"
 constexpr unsigned QuarantineSize = 1024;
 
 __thread ThreadDriver ThisThread;
-pthread_key_t CleanupKey;
-pthread_once_t CleanupKeyOnce = PTHREAD_ONCE_INIT;
 
 // Runs at thread exit with the exiting thread's TLS still in place. The
 // thread's capsules die with it.
@@ -94,14 +93,10 @@ void freeThreadDriver(void *) {
   D.CleanupRegistered = false;
 }
 
-void createCleanupKey() { pthread_key_create(&CleanupKey, freeThreadDriver); }
-
 ThreadDriver &driver() {
   ThreadDriver &D = ThisThread;
   if (__builtin_expect(!D.CleanupRegistered, 0)) {
-    pthread_once(&CleanupKeyOnce, createCleanupKey);
-    // The value only has to be non-null for the destructor to run.
-    pthread_setspecific(CleanupKey, &D);
+    runAtThreadExit<freeThreadDriver>(&D);
     D.CleanupRegistered = true;
   }
   return D;

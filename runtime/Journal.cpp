@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Journal.h"
 #include "ScratchShadows.h"
+#include "ThreadExit.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -111,8 +112,6 @@ inline bool insert(GranuleSet &S, uintptr_t Granule) {
 
 __thread Journal ThisThread;
 __thread bool CleanupRegistered;
-pthread_key_t CleanupKey;
-pthread_once_t CleanupKeyOnce = PTHREAD_ONCE_INIT;
 
 // Runs at thread exit with the exiting thread's TLS still in place.
 void freeThreadJournal(void *) {
@@ -120,8 +119,6 @@ void freeThreadJournal(void *) {
   // A later key destructor may use the journal again and must register anew.
   CleanupRegistered = false;
 }
-
-void createCleanupKey() { pthread_key_create(&CleanupKey, freeThreadJournal); }
 
 } // namespace
 
@@ -274,9 +271,7 @@ Journal &threadJournal() {
     J.mirrorDepth(&__capsule_journal_depth);
     J.cacheSavedGranules(__capsule_journal_filter,
                          CAPSULE_JOURNAL_FILTER_SLOTS);
-    pthread_once(&CleanupKeyOnce, createCleanupKey);
-    // The value only has to be non-null for the destructor to run.
-    pthread_setspecific(CleanupKey, &J);
+    runAtThreadExit<freeThreadJournal>(&J);
     CleanupRegistered = true;
   }
   return J;

@@ -3,10 +3,10 @@
 
 #include "Config.h"
 #include "Journal.h"
+#include "ThreadExit.h"
 
 #include <cstdlib>
 #include <cstring>
-#include <pthread.h>
 
 namespace capsule {
 namespace {
@@ -22,23 +22,18 @@ struct ReplayLog {
 };
 
 __thread ReplayLog Log;
-pthread_key_t CleanupKey;
-pthread_once_t CleanupKeyOnce = PTHREAD_ONCE_INIT;
 
 void freeLog(void *) {
   std::free(Log.Data);
   Log = ReplayLog();
 }
 
-void createCleanupKey() { pthread_key_create(&CleanupKey, freeLog); }
-
 uint64_t padded(uint64_t Bytes) { return (Bytes + 7) & ~uint64_t(7); }
 
 void append(const void *Src, uint64_t Bytes) {
   ReplayLog &L = Log;
   if (!L.CleanupRegistered) {
-    pthread_once(&CleanupKeyOnce, createCleanupKey);
-    pthread_setspecific(CleanupKey, &L);
+    runAtThreadExit<freeLog>(&L);
     L.CleanupRegistered = true;
   }
   uint64_t Need = L.Size + padded(Bytes);

@@ -12,6 +12,7 @@
 #include "Config.h"
 #include "FrameStack.h"
 #include "Support.h"
+#include "ThreadExit.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -40,8 +41,6 @@ struct ThreadRegion {
 __thread ThreadRegion ThisThread;
 pthread_mutex_t ReserveMutex = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t SinkMutex = PTHREAD_MUTEX_INITIALIZER;
-pthread_key_t CleanupKey;
-pthread_once_t CleanupKeyOnce = PTHREAD_ONCE_INIT;
 
 constexpr int MapFlags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
 
@@ -57,14 +56,10 @@ void freeThreadRegion(void *) {
   ThisThread.CleanupRegistered = false;
 }
 
-void createCleanupKey() { pthread_key_create(&CleanupKey, freeThreadRegion); }
-
 void registerCleanup(ThreadRegion &R) {
   if (R.CleanupRegistered)
     return;
-  pthread_once(&CleanupKeyOnce, createCleanupKey);
-  // The value only has to be non-null for the destructor to run.
-  pthread_setspecific(CleanupKey, &R);
+  runAtThreadExit<freeThreadRegion>(&R);
   R.CleanupRegistered = true;
 }
 

@@ -1,6 +1,8 @@
 //===- StackGuard.cpp - A clear stop when the machine stack overflows -----===//
 #include "StackGuard.h"
 
+#include "ThreadExit.h"
+
 #include <csignal>
 #include <cstdint>
 #include <cstring>
@@ -23,7 +25,6 @@ constexpr uintptr_t AboveStackPointer = 4096;
 __thread bool Armed;
 struct sigaction Previous;
 pthread_once_t InstallOnce = PTHREAD_ONCE_INIT;
-pthread_key_t CleanupKey;
 
 uintptr_t stackPointer(const void *Context) {
   const auto *UC = static_cast<const ucontext_t *>(Context);
@@ -83,7 +84,6 @@ void releaseAltStack(void *AltStack) {
 }
 
 void install() {
-  pthread_key_create(&CleanupKey, releaseAltStack);
   struct sigaction Action {};
   Action.sa_sigaction = onSegv;
   Action.sa_flags = SA_SIGINFO | SA_ONSTACK;
@@ -109,7 +109,7 @@ void armStackOverflowGuard() {
     munmap(AltStack, AltStackBytes);
     return;
   }
-  pthread_setspecific(CleanupKey, AltStack);
+  runAtThreadExit<releaseAltStack>(AltStack);
 }
 
 } // namespace capsule

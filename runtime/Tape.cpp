@@ -15,6 +15,7 @@
 #include "Tape.h"
 #include "Config.h"
 #include "GreenRun.h"
+#include "ThreadExit.h"
 
 #include <algorithm>
 #include <atomic>
@@ -56,8 +57,6 @@ struct ThreadTape {
 
 __thread ThreadTape ThisThread;
 std::atomic<uint64_t> ChunkBytes{capsule::DefaultChunkBytes};
-pthread_key_t CleanupKey;
-pthread_once_t CleanupKeyOnce = PTHREAD_ONCE_INIT;
 
 Chunk *currentChunk() {
   char *Begin = __capsule_tape.chunk_begin;
@@ -152,16 +151,12 @@ void freeThreadTape(void *) {
   ThisThread.CleanupRegistered = false;
 }
 
-void createCleanupKey() { pthread_key_create(&CleanupKey, freeThreadTape); }
-
 // Arranges for this thread's chunks to be freed when it exits; called before
 // its first chunk is allocated.
 void registerCleanup(ThreadTape &T) {
   if (T.CleanupRegistered)
     return;
-  pthread_once(&CleanupKeyOnce, createCleanupKey);
-  // The value only has to be non-null for the destructor to run.
-  pthread_setspecific(CleanupKey, &T);
+  capsule::runAtThreadExit<freeThreadTape>(&T);
   T.CleanupRegistered = true;
 }
 
