@@ -89,15 +89,17 @@ void lowerRequest(Differentiator &D, const GradientRequest &R) {
   Derivative Dv = D.get(R.Sig);
   IRBuilder<> B(&Call);
   B.CreateCall(ABI.gradientBegin());
-  D.emitZeroShadowGlobals(B);
+  Differentiator::ShadowBinding SB =
+      D.bindShadowGlobals(B, dupArguments(R), R.Shadows);
   SmallVector<Value *, 12> FwdArgs(R.Args.begin(), R.Args.end());
-  FwdArgs.append(R.Shadows.begin(), R.Shadows.end());
+  FwdArgs.append(SB.Shadows.begin(), SB.Shadows.end());
   B.CreateCall(Dv.Fwd, FwdArgs);
   B.CreateCall(ABI.gradientForwardDone());
   SmallVector<Value *, 1> Seed;
   if (R.Sig.ActiveReturn)
     Seed.push_back(ConstantFP::get(R.Sig.Fn->getReturnType(), 1.0));
   Value *Adjoints = B.CreateCall(Dv.Rev, Seed);
+  D.unbindShadowGlobals(B, SB);
   B.CreateCall(ABI.gradientEnd());
   if (Value *Result = packResult(B, R, Adjoints))
     Call.replaceAllUsesWith(Result);

@@ -120,13 +120,15 @@ Value *CheckpointedGradients::lower(const GradientRequest &R) {
     return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset);
   };
   FrameHeader H = frameHeader(Root);
+  Differentiator::ShadowBinding SB =
+      D.bindShadowGlobals(B, dupArguments(R), R.Shadows);
   unsigned NextShadow = 0;
   SmallVector<std::pair<unsigned, Value *>, 1> DupByVal;
   for (auto [K, Arg] : enumerate(R.Args)) {
     if (!carriesPointer(Arg->getType()))
       continue;
     Value *Shadow = R.Sig.Args[K] == ArgActivity::Dup
-                        ? R.Shadows[NextShadow++]
+                        ? SB.Shadows[NextShadow++]
                         : Constant::getNullValue(Arg->getType());
     Value *ShadowSlot = Slot(PointerShadows, H.ArgOffsets[K]);
     if (!Root.getArg(K)->hasByValAttr()) {
@@ -144,9 +146,9 @@ Value *CheckpointedGradients::lower(const GradientRequest &R) {
       DupByVal.push_back({static_cast<unsigned>(K), Shadow});
     }
   }
-  D.emitZeroShadowGlobals(B);
   B.CreateCall(ABI.runCheckpointed(),
                {checkpointedEntry(Root, seededResult(R.Sig)), Frame});
+  D.unbindShadowGlobals(B, SB);
   // The copy's adjoints belong to the caller's shadow object.
   for (auto [K, Shadow] : DupByVal)
     emitReturnCopyAdjoints(B, ABI, H.ArgTypes[K], Shadow,

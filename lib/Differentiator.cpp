@@ -4,6 +4,7 @@
 #include "Activity.h"
 #include "Diagnostics.h"
 #include "GradientGenerator.h"
+#include "MemoryKinds.h"
 #include "Preprocess.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -216,12 +217,118 @@ Constant *Differentiator::shadowOfConstant(Constant *C) {
   return nullptr;
 }
 
-void Differentiator::emitZeroShadowGlobals(IRBuilder<> &B) const {
+/// Globals that shadowed globals point to from their initializers (`double
+/// *wp = W;`) get shadow globals too, even where no code names them, so
+/// that the runtime can give the pointers their shadows.
+void Differentiator::shadowInitializerTargets() {
+  for (size_t I = 0; I < ShadowGlobals.size(); ++I) {
+    GlobalVariable *G = primalOf(ShadowGlobals[I]);
+    if (!G->hasInitializer())
+      continue;
+    SmallVector<Constant *, 8> Work{G->getInitializer()};
+    while (!Work.empty()) {
+      Constant *C = Work.pop_back_val();
+      if (auto *Target = dyn_cast<GlobalVariable>(C)) {
+        if (constantHasShadow(Target))
+          shadowGlobal(Target);
+        continue;
+      }
+      for (Use &U : C->operands())
+        if (auto *Operand = dyn_cast<Constant>(U.get()))
+          Work.push_back(Operand);
+    }
+  }
+}
+
+GlobalVariable *Differentiator::primalOf(GlobalVariable *Shadow) const {
+  for (auto &[Primal, S] : ShadowOf)
+    if (S == Shadow)
+      return Primal;
+  llvm_unreachable("not a shadow global");
+}
+
+/// The runtime's view of the shadow globals: {global, shadow, bytes, name,
+/// offsets of the pointers it holds, their count} each (abi.h).
+GlobalVariable *Differentiator::makeShadowGlobalTable() {
+  const DataLayout &DL = M.getDataLayout();
+  LLVMContext &C = M.getContext();
+  IRBuilder<> B(C);
+  SmallVector<Constant *, 8> Entries;
+  for (GlobalVariable *Shadow : ShadowGlobals) {
+    GlobalVariable *G = primalOf(Shadow);
+    SmallVector<Constant *, 4> Offsets;
+    for (const MemoryRun &Run : layoutRuns(G->getValueType(), DL))
+      if (Run.Kind == ElementKind::Pointer)
+        for (uint64_t O = 0; O < Run.Bytes; O += DL.getPointerSize())
+          Offsets.push_back(B.getInt64(Run.Offset + O));
+    auto *OffsetsTy = ArrayType::get(B.getInt64Ty(), Offsets.size());
+    auto *OffsetsVar = new GlobalVariable(
+        M, OffsetsTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+        ConstantArray::get(OffsetsTy, Offsets),
+        G->getName() + ".capsule.pointers");
+    Constant *Name = B.CreateGlobalStringPtr(
+        G->getName(), G->getName() + ".capsule.name", 0, &M);
+    Entries.push_back(ConstantStruct::get(
+        ABI.shadowGlobalType(),
+        {G, Shadow, B.getInt64(DL.getTypeAllocSize(G->getValueType())), Name,
+         OffsetsVar, B.getInt64(Offsets.size())}));
+  }
+  auto *TableTy = ArrayType::get(ABI.shadowGlobalType(), Entries.size());
+  return new GlobalVariable(
+      M, TableTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      ConstantArray::get(TableTy, Entries), "capsule.shadow.globals");
+}
+
+/// An array of \p Values in a stack slot of the caller's entry block.
+static Value *stackArray(IRBuilder<> &B, ArrayRef<Value *> Values,
+                         const Twine &Name) {
+  Function *F = B.GetInsertBlock()->getParent();
+  IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().begin());
+  auto *Ty = ArrayType::get(B.getPtrTy(), std::max<size_t>(Values.size(), 1));
+  Value *Array = Entry.CreateAlloca(Ty, nullptr, Name);
+  for (auto [I, V] : enumerate(Values))
+    B.CreateStore(V, B.CreateConstInBoundsGEP2_64(Ty, Array, 0, I));
+  return Array;
+}
+
+Differentiator::ShadowBinding
+Differentiator::bindShadowGlobals(IRBuilder<> &B, ArrayRef<Value *> DupArgs,
+                                  ArrayRef<Value *> Shadows) {
+  ShadowBinding SB;
+  SB.Shadows.assign(Shadows.begin(), Shadows.end());
+  if (ShadowGlobals.empty())
+    return SB;
+  if (!ShadowGlobalTable) {
+    shadowInitializerTargets();
+    ShadowGlobalTable = makeShadowGlobalTable();
+  }
   const DataLayout &DL = M.getDataLayout();
   for (GlobalVariable *Shadow : ShadowGlobals)
     B.CreateMemSet(Shadow, B.getInt8(0),
                    DL.getTypeAllocSize(Shadow->getValueType()),
                    Shadow->getAlign());
+  SB.Table = ShadowGlobalTable;
+  SB.Args = stackArray(B, DupArgs, "dup.args");
+  SB.UserShadows = stackArray(B, Shadows, "dup.shadows");
+  Value *Bound = stackArray(B, Shadows, "dup.bound.shadows");
+  SB.Count = B.getInt64(DupArgs.size());
+  B.CreateCall(ABI.bindShadowGlobals(),
+               {SB.Table, B.getInt64(ShadowGlobals.size()), SB.Args,
+                SB.UserShadows, Bound, SB.Count});
+  auto *Ty = ArrayType::get(B.getPtrTy(), std::max<size_t>(Shadows.size(), 1));
+  for (unsigned I = 0; I < Shadows.size(); ++I)
+    SB.Shadows[I] = B.CreateLoad(B.getPtrTy(),
+                                 B.CreateConstInBoundsGEP2_64(Ty, Bound, 0, I));
+  return SB;
+}
+
+void Differentiator::unbindShadowGlobals(IRBuilder<> &B,
+                                         const ShadowBinding &SB) {
+  if (!SB.Table)
+    return;
+  B.CreateCall(ABI.unbindShadowGlobals(),
+               {SB.Table, B.getInt64(ShadowGlobals.size()), SB.Args,
+                SB.UserShadows, SB.Count});
 }
 
 } // namespace capsule

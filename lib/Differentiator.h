@@ -61,16 +61,38 @@ public:
   llvm::GlobalVariable *shadowGlobal(llvm::GlobalVariable *G);
   /// The shadow of a constant pointer expression, or null if it has none.
   llvm::Constant *shadowOfConstant(llvm::Constant *C);
-  /// Emits, at \p B's insertion point, the zeroing of every shadow global
-  /// created so far. Each gradient starts with it, so that adjoints left
-  /// from a previous call never leak into the next.
-  void emitZeroShadowGlobals(llvm::IRBuilder<> &B) const;
+  /// What a gradient call hands the runtime about its dup arguments so that
+  /// shadow globals and the user's shadows agree (bindShadowGlobals).
+  struct ShadowBinding {
+    llvm::Value *Table = nullptr; ///< null: the module has no shadow global
+    llvm::Value *Args = nullptr;
+    llvm::Value *UserShadows = nullptr;
+    llvm::Value *Count = nullptr;
+    /// The shadows the derivative gets, one per dup argument.
+    llvm::SmallVector<llvm::Value *, 4> Shadows;
+  };
+  /// Emits, at \p B's insertion point, the start of a gradient's use of
+  /// shadow globals: every shadow global created so far is zeroed (adjoints
+  /// left from a previous call never leak into the next), then the runtime
+  /// ties them to the dup arguments \p DupArgs with shadows \p Shadows
+  /// (runtime/GlobalShadows.cpp): an argument that is a global the code also
+  /// uses by name shares its shadow global, and pointers the program stored
+  /// in globals before the call get the shadows of what they point to.
+  ShadowBinding bindShadowGlobals(llvm::IRBuilder<> &B,
+                                  llvm::ArrayRef<llvm::Value *> DupArgs,
+                                  llvm::ArrayRef<llvm::Value *> Shadows);
+  /// After the reverse sweep: the adjoints of globals passed as dup
+  /// arguments go back to the user's shadows.
+  void unbindShadowGlobals(llvm::IRBuilder<> &B, const ShadowBinding &SB);
 
   llvm::Module &module() { return M; }
   RuntimeABI &abi() { return ABI; }
 
 private:
   llvm::Function *prepared(llvm::Function &F);
+  void shadowInitializerTargets();
+  llvm::GlobalVariable *primalOf(llvm::GlobalVariable *Shadow) const;
+  llvm::GlobalVariable *makeShadowGlobalTable();
   llvm::Function *declareForward(const DiffSignature &Sig);
   llvm::Function *declareReverse(const DiffSignature &Sig);
   std::string derivativeName(const DiffSignature &Sig,
@@ -85,6 +107,8 @@ private:
   llvm::DenseMap<llvm::GlobalVariable *, llvm::GlobalVariable *> ShadowOf;
   /// The values of ShadowOf, in creation order (deterministic output).
   llvm::SmallVector<llvm::GlobalVariable *> ShadowGlobals;
+  /// The runtime's table of ShadowGlobals, made at the first lowering.
+  llvm::GlobalVariable *ShadowGlobalTable = nullptr;
   bool Failed = false;
 };
 

@@ -363,4 +363,12 @@ std::optional<RunRequest> parseRunRequest(CallBase &Call, RunMarkerKind Kind) {
   return R;
 }
 
+SmallVector<Value *, 4> dupArguments(const GradientRequest &R) {
+  SmallVector<Value *, 4> Dups;
+  for (auto [K, Arg] : enumerate(R.Args))
+    if (R.Sig.Args[K] == ArgActivity::Dup)
+      Dups.push_back(Arg);
+  return Dups;
+}
+
 } // namespace capsule

@@ -46,6 +46,9 @@ struct GradientRequest {
 /// when it is malformed.
 std::optional<GradientRequest> parseGradientRequest(llvm::CallBase &Call);
 
+/// The primal arguments of \p R's dup arguments, parallel to R.Shadows.
+llvm::SmallVector<llvm::Value *, 4> dupArguments(const GradientRequest &R);
+
 /// Converts argument \p V of marker call \p Call to parameter type \p To
 /// the way C's default argument promotions require; reports \p What (e.g.
 /// "argument 2 of 'f'") and returns null when it cannot.

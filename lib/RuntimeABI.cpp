@@ -316,6 +316,26 @@ FunctionCallee RuntimeABI::replayRecordBytes() {
                   {PointerType::getUnqual(C), Type::getInt64Ty(C)});
 }
 
+StructType *RuntimeABI::shadowGlobalType() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  return StructType::get(C, {Ptr, Ptr, I64, Ptr, Ptr, I64});
+}
+
+FunctionCallee RuntimeABI::bindShadowGlobals() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  return function("__capsule_bind_shadow_globals", Type::getVoidTy(C),
+                  {Ptr, I64, Ptr, Ptr, Ptr, I64});
+}
+
+FunctionCallee RuntimeABI::unbindShadowGlobals() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  return function("__capsule_unbind_shadow_globals", Type::getVoidTy(C),
+                  {Ptr, I64, Ptr, Ptr, I64});
+}
+
 FunctionCallee RuntimeABI::rootFrame() {
   Type *Ptr = PointerType::getUnqual(M.getContext());
   return function("__capsule_root_frame", Ptr, {Ptr});

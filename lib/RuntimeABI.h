@@ -96,6 +96,14 @@ public:
   llvm::FunctionCallee replayWillWrite();
   llvm::FunctionCallee replayRecord(llvm::Type *T);
   llvm::FunctionCallee replayRecordBytes();
+  /// The capsule_shadow_global struct type: {ptr global, ptr shadow, i64
+  /// bytes, ptr name, ptr pointer_offsets, i64 pointer_count}.
+  llvm::StructType *shadowGlobalType();
+  /// void (ptr table, i64 n, ptr args, ptr user_shadows, ptr shadows, i64
+  /// count) and void (ptr table, i64 n, ptr args, ptr user_shadows, i64
+  /// count).
+  llvm::FunctionCallee bindShadowGlobals();
+  llvm::FunctionCallee unbindShadowGlobals();
   /// ptr (ptr entry).
   llvm::FunctionCallee rootFrame();
   /// i64 (ptr entry, ptr frame).

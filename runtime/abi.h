@@ -162,6 +162,34 @@ typedef struct capsule_entry {
 void *__capsule_root_frame(const capsule_entry *entry);
 
 // ---------------------------------------------------------------------------
+// Shadow globals and the user's shadows (GlobalShadows.cpp). A gradient
+// zeroes the shadows of the mutable globals its code uses, then ties them to
+// its dup arguments: a dup argument that is a global's start shares that
+// global's shadow (the user's shadow, which must be as large as the global,
+// is copied in, and back out after the reverse sweep); one pointing inside
+// a global stops the program with a message; the pointers the program
+// stored in globals before the call get the shadows of what they point to
+// (a dup argument, or a global with a shadow), where it is one of those.
+typedef struct capsule_shadow_global {
+  void *global;
+  void *shadow;
+  uint64_t bytes;
+  const char *name;
+  const uint64_t *pointer_offsets; // where the global holds pointers
+  uint64_t pointer_count;
+} capsule_shadow_global;
+
+// shadows[i] receives the shadow the derivative gets for args[i].
+void __capsule_bind_shadow_globals(const capsule_shadow_global *globals,
+                                   uint64_t n, void *const *args,
+                                   void *const *user_shadows, void **shadows,
+                                   uint64_t count);
+void __capsule_unbind_shadow_globals(const capsule_shadow_global *globals,
+                                     uint64_t n, void *const *args,
+                                     void *const *user_shadows,
+                                     uint64_t count);
+
+// ---------------------------------------------------------------------------
 // Replay of non-deterministic calls (Replay.cpp). Interruptible code asks
 // before each call of rand, a clock, input and the like whether an earlier
 // execution of the same call left its result in the replay log: then it

@@ -1,7 +1,8 @@
 ; A mutable global defined in the module gets a shadow global,
 ; @scale.capsule.shadow (internal, zero-initialised, same type and
 ; alignment). Every gradient call zeroes it right after gradient_begin, so
-; adjoints left by a previous call cannot leak into the next. The reverse
+; adjoints left by a previous call cannot leak into the next, then has the
+; runtime tie it to the dup arguments (none here). The reverse
 ; sweep addresses it directly (no shadow pointer is taped): the store to
 ; @scale takes the adjoint out of the shadow and zeroes it, the load of
 ; @scale adds into it.
@@ -10,6 +11,7 @@
 @scale = global double 2.0, align 8
 
 ; CHECK: @scale.capsule.shadow = internal global double 0.000000e+00, align 8
+; CHECK: @capsule.shadow.globals = private constant [1 x { ptr, ptr, i64, ptr, ptr, i64 }] [{ ptr, ptr, i64, ptr, ptr, i64 } { ptr @scale, ptr @scale.capsule.shadow, i64 8, ptr @scale.capsule.name, ptr @scale.capsule.pointers, i64 0 }]
 
 define double @f(double %x) {
 entry:
@@ -24,9 +26,12 @@ declare double @__capsule_autodiff(ptr, ...)
 
 ; CHECK-LABEL: define double @grad(double %x)
 ; CHECK-NEXT:  entry:
-; CHECK-NEXT:    call void @__capsule_gradient_begin()
+; CHECK:         call void @__capsule_gradient_begin()
 ; CHECK-NEXT:    call void @llvm.memset.p0.i64(ptr align 8 @scale.capsule.shadow, i8 0, i64 8, i1 false)
+; CHECK-NEXT:    call void @__capsule_bind_shadow_globals(ptr @capsule.shadow.globals, i64 1, ptr %dup.args, ptr %dup.shadows, ptr %dup.bound.shadows, i64 0)
 ; CHECK-NEXT:    call double @f.capsule.fwd.or(double %x)
+; CHECK:         call { double } @f.capsule.rev.or(double 1.000000e+00)
+; CHECK-NEXT:    call void @__capsule_unbind_shadow_globals(ptr @capsule.shadow.globals, i64 1, ptr %dup.args, ptr %dup.shadows, i64 0)
 define double @grad(double %x) {
 entry:
   %d = call double (ptr, ...) @__capsule_autodiff(ptr @f, double %x)
