@@ -117,13 +117,26 @@ void GradientGenerator::forwardInstruction(Instruction &I) {
       IRBuilder<> B(FwdI->getNextNode());
       if (Checkpointed)
         return storePointerShadow(B, *SI);
-      B.CreateAlignedStore(fwdShadow(V), fwdShadow(Ptr), SI->getAlign(),
-                           SI->isVolatile());
+      B.CreateAlignedStore(storedPointerShadow(B, V), fwdShadow(Ptr),
+                           SI->getAlign(), SI->isVolatile());
     }
     return;
   }
   if (AI.hasShadow(&I))
     createShadow(I, FwdI);
+}
+
+/// The shadow stored beside pointer \p V in memory with adjoints. A pointer
+/// to memory without adjoints (constant data, a const argument's memory)
+/// gets its place in the sink, not null: loaded back (an -O0 loop's
+/// iterator over a const vector), it is trusted to have a shadow, and the
+/// adjoints of what is read through it are dropped there. Checkpointed code
+/// does the same when such pointers are loaded (CheckpointedShadows.cpp).
+Value *GradientGenerator::storedPointerShadow(IRBuilder<> &B, Value *V) {
+  if (!V->getType()->isPointerTy() || AI.hasShadow(V) ||
+      isa<ConstantPointerNull>(V))
+    return fwdShadow(V);
+  return B.CreateCall(D.abi().sinkOf(), {fwdValue(V)});
 }
 
 void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {

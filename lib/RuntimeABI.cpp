@@ -336,6 +336,11 @@ FunctionCallee RuntimeABI::unbindShadowGlobals() {
                   {Ptr, I64, Ptr, Ptr, I64});
 }
 
+FunctionCallee RuntimeABI::sinkOf() {
+  Type *Ptr = PointerType::getUnqual(M.getContext());
+  return function("__capsule_sink_of", Ptr, {Ptr});
+}
+
 FunctionCallee RuntimeABI::rootFrame() {
   Type *Ptr = PointerType::getUnqual(M.getContext());
   return function("__capsule_root_frame", Ptr, {Ptr});

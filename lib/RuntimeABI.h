@@ -104,6 +104,8 @@ public:
   /// count).
   llvm::FunctionCallee bindShadowGlobals();
   llvm::FunctionCallee unbindShadowGlobals();
+  /// ptr (ptr): sink(p), the sink reserved on first use.
+  llvm::FunctionCallee sinkOf();
   /// ptr (ptr entry).
   llvm::FunctionCallee rootFrame();
   /// i64 (ptr entry, ptr frame).

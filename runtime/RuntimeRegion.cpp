@@ -231,3 +231,9 @@ void reserveSink() {
 }
 
 } // namespace capsule
+
+extern "C" void *__capsule_sink_of(const void *P) {
+  capsule::reserveSink();
+  return __capsule_sink_base +
+         (reinterpret_cast<uintptr_t>(P) & CAPSULE_SINK_MASK);
+}

@@ -257,6 +257,10 @@ extern __thread char *__capsule_region_base
 #define CAPSULE_SINK_MASK ((1ull << 38) - 1)
 // The process's sink, null until the runtime reserved it.
 extern char *__capsule_sink_base;
+// sink(p), reserving the sink first if need be: the shadow a plain gradient
+// stores beside a pointer to memory without adjoints, so that the pointer
+// comes back with a usable shadow when it is loaded.
+void *__capsule_sink_of(const void *p);
 
 // The forward counterpart of memcpy/memmove of pointer data in checkpointed
 // code: copies the pointer shadows of [src, src + bytes) to those of
