@@ -220,8 +220,9 @@ void reserveSink() {
   if (Base == MAP_FAILED) {
     std::fprintf(stderr,
                  "capsule: cannot reserve %s of address space for the sink "
-                 "of the checkpointed gradient (the adjoints of memory that "
-                 "has none)\n",
+                 "(where gradients drop the adjoints of memory that has "
+                 "none); the address space is limited (ulimit -v, or a tool "
+                 "such as valgrind)\n",
                  formatBytes(Bytes, 1).Text);
     std::exit(3);
   }
