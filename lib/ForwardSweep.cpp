@@ -250,6 +250,13 @@ void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
                       fwdShadow(Src), Arg(2)});
         return;
       }
+      // Pointers out of memory without shadows get their places in the sink
+      // (storedPointerShadow).
+      if (!AI.hasShadow(Src)) {
+        B.CreateCall(D.abi().sinkFill(),
+                     {fwdShadow(Dst), fwdValue(Src), Arg(2)});
+        return;
+      }
       auto *Copy = cast<CallBase>(FwdI->clone());
       Copy->setArgOperand(0, fwdShadow(Dst));
       Copy->setArgOperand(1, fwdShadow(Src));

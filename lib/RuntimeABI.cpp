@@ -341,6 +341,13 @@ FunctionCallee RuntimeABI::sinkOf() {
   return function("__capsule_sink_of", Ptr, {Ptr});
 }
 
+FunctionCallee RuntimeABI::sinkFill() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_sink_fill", Type::getVoidTy(C),
+                  {Ptr, Ptr, Type::getInt64Ty(C)});
+}
+
 FunctionCallee RuntimeABI::rootFrame() {
   Type *Ptr = PointerType::getUnqual(M.getContext());
   return function("__capsule_root_frame", Ptr, {Ptr});

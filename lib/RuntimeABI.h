@@ -106,6 +106,8 @@ public:
   llvm::FunctionCallee unbindShadowGlobals();
   /// ptr (ptr): sink(p), the sink reserved on first use.
   llvm::FunctionCallee sinkOf();
+  /// void (ptr shadow, ptr src, i64 bytes).
+  llvm::FunctionCallee sinkFill();
   /// ptr (ptr entry).
   llvm::FunctionCallee rootFrame();
   /// i64 (ptr entry, ptr frame).

@@ -16,6 +16,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <pthread.h>
 #include <sys/mman.h>
 
@@ -237,4 +238,14 @@ extern "C" void *__capsule_sink_of(const void *P) {
   capsule::reserveSink();
   return __capsule_sink_base +
          (reinterpret_cast<uintptr_t>(P) & CAPSULE_SINK_MASK);
+}
+
+extern "C" void __capsule_sink_fill(void *Shadow, const void *Src,
+                                    uint64_t Bytes) {
+  for (uint64_t At = 0; At + sizeof(void *) <= Bytes; At += sizeof(void *)) {
+    void *P;
+    std::memcpy(&P, static_cast<const char *>(Src) + At, sizeof P);
+    void *S = P ? __capsule_sink_of(P) : nullptr;
+    std::memcpy(static_cast<char *>(Shadow) + At, &S, sizeof S);
+  }
 }

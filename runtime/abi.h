@@ -261,6 +261,10 @@ extern char *__capsule_sink_base;
 // stores beside a pointer to memory without adjoints, so that the pointer
 // comes back with a usable shadow when it is loaded.
 void *__capsule_sink_of(const void *p);
+// The same for each pointer a plain gradient copies (memcpy) out of memory
+// without shadows: shadow[i] = src[i] ? sink(src[i]) : 0 for the bytes / 8
+// pointers at src.
+void __capsule_sink_fill(void *shadow, const void *src, uint64_t bytes);
 
 // The forward counterpart of memcpy/memmove of pointer data in checkpointed
 // code: copies the pointer shadows of [src, src + bytes) to those of
