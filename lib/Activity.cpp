@@ -2,6 +2,7 @@
 #include "Activity.h"
 
 #include "CallClassifier.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -11,13 +12,45 @@ using namespace llvm;
 
 namespace capsule {
 
+static bool globalHasShadow(const GlobalVariable &G,
+                            SmallPtrSetImpl<const GlobalVariable *> &Seen);
+
+/// Whether constant data holds the address of memory with a shadow.
+static bool
+holdsShadowedAddress(const Constant &C,
+                     SmallPtrSetImpl<const GlobalVariable *> &Seen) {
+  if (auto *G = dyn_cast<GlobalVariable>(&C))
+    return globalHasShadow(*G, Seen);
+  return any_of(C.operands(), [&](const Use &U) {
+    auto *Operand = dyn_cast<Constant>(U.get());
+    return Operand && holdsShadowedAddress(*Operand, Seen);
+  });
+}
+
+/// Mutable globals have shadows, and so do constant ones that hold the
+/// address of memory with a shadow (`double *const rows[] = {a, b}`, or
+/// clang's -O0 source for a local array initialised with addresses): code
+/// reaches that memory through the pointers it loads from them, so their
+/// shadows hold the pointers' shadows (filled in at each gradient call,
+/// runtime/GlobalShadows.cpp).
+static bool globalHasShadow(const GlobalVariable &G,
+                            SmallPtrSetImpl<const GlobalVariable *> &Seen) {
+  if (G.isDeclaration() || G.isThreadLocal() ||
+      G.getName().starts_with("llvm."))
+    return false;
+  if (!G.isConstant())
+    return true;
+  return G.hasInitializer() && Seen.insert(&G).second &&
+         holdsShadowedAddress(*G.getInitializer(), Seen);
+}
+
 bool constantHasShadow(const Constant *C) {
   const Value *Base = C->stripPointerCasts();
   if (auto *GEP = dyn_cast<GEPOperator>(Base))
     return constantHasShadow(cast<Constant>(GEP->getPointerOperand()));
   auto *G = dyn_cast<GlobalVariable>(Base);
-  return G && !G->isConstant() && !G->isDeclaration() && !G->isThreadLocal() &&
-         !G->getName().starts_with("llvm.");
+  SmallPtrSet<const GlobalVariable *, 4> Seen;
+  return G && globalHasShadow(*G, Seen);
 }
 
 /// A stack slot only ever read and written as integers needs no shadow.

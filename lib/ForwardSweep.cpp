@@ -117,8 +117,8 @@ void GradientGenerator::forwardInstruction(Instruction &I) {
       IRBuilder<> B(FwdI->getNextNode());
       if (Checkpointed)
         return storePointerShadow(B, *SI);
-      B.CreateAlignedStore(storedPointerShadow(B, V), fwdShadow(Ptr),
-                           SI->getAlign(), SI->isVolatile());
+      B.CreateAlignedStore(shadowOrSink(B, V), fwdShadow(Ptr), SI->getAlign(),
+                           SI->isVolatile());
     }
     return;
   }
@@ -126,15 +126,17 @@ void GradientGenerator::forwardInstruction(Instruction &I) {
     createShadow(I, FwdI);
 }
 
-/// The shadow stored beside pointer \p V in memory with adjoints. A pointer
-/// to memory without adjoints (constant data, a const argument's memory)
-/// gets its place in the sink, not null: loaded back (an -O0 loop's
-/// iterator over a const vector), it is trusted to have a shadow, and the
-/// adjoints of what is read through it are dropped there. Checkpointed code
-/// does the same when such pointers are loaded (CheckpointedShadows.cpp).
-Value *GradientGenerator::storedPointerShadow(IRBuilder<> &B, Value *V) {
+/// The shadow of pointer \p V where it meets pointers that have shadows:
+/// stored beside it in memory with adjoints, or merged with them by a phi
+/// or a select (`p = k < 0 ? &c[2] : &g`). A pointer to memory without
+/// adjoints (constant data, a const argument's memory) gets its place in
+/// the sink, not null: loaded back (an -O0 loop's iterator over a const
+/// vector) or merged, it is trusted to have a shadow, and the adjoints of
+/// what is read through it are dropped there. Checkpointed code does the
+/// same when such pointers are loaded (CheckpointedShadows.cpp).
+Value *GradientGenerator::shadowOrSink(IRBuilder<> &B, Value *V) {
   if (!V->getType()->isPointerTy() || AI.hasShadow(V) ||
-      isa<ConstantPointerNull>(V))
+      isa<ConstantPointerNull, UndefValue, Function>(V))
     return fwdShadow(V);
   return B.CreateCall(D.abi().sinkOf(), {fwdValue(V)});
 }
@@ -159,8 +161,9 @@ void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {
     ShadowPhis.push_back({Phi, Twin});
     S = Twin;
   } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
-    S = B.CreateSelect(FwdI->getOperand(0), fwdShadow(Sel->getTrueValue()),
-                       fwdShadow(Sel->getFalseValue()));
+    S = B.CreateSelect(FwdI->getOperand(0),
+                       shadowOrSink(B, Sel->getTrueValue()),
+                       shadowOrSink(B, Sel->getFalseValue()));
   } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
     Value *Ptr = LI->getPointerOperand();
     Value *Slot = Checkpointed
@@ -195,9 +198,11 @@ void GradientGenerator::completeShadowPhis() {
     // The forward clone of the phi lists its incoming blocks in the same
     // order, already updated for any block split since.
     auto *FwdPhi = cast<PHINode>(FwdMap[Phi]);
-    for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K)
-      Twin->addIncoming(fwdShadow(Phi->getIncomingValue(K)),
-                        FwdPhi->getIncomingBlock(K));
+    for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
+      BasicBlock *From = FwdPhi->getIncomingBlock(K);
+      IRBuilder<> B(From->getTerminator());
+      Twin->addIncoming(shadowOrSink(B, Phi->getIncomingValue(K)), From);
+    }
   }
 }
 
@@ -251,7 +256,7 @@ void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
         return;
       }
       // Pointers out of memory without shadows get their places in the sink
-      // (storedPointerShadow).
+      // (shadowOrSink).
       if (!AI.hasShadow(Src)) {
         B.CreateCall(D.abi().sinkFill(),
                      {fwdShadow(Dst), fwdValue(Src), Arg(2)});

@@ -208,7 +208,7 @@ private:
   }
   void unsupported(const llvm::Instruction &I, const llvm::Twine &Why);
   bool readsFloatBitsAsNumber(const llvm::LoadInst &LI) const;
-  llvm::Value *storedPointerShadow(llvm::IRBuilder<> &B, llvm::Value *V);
+  llvm::Value *shadowOrSink(llvm::IRBuilder<> &B, llvm::Value *V);
 
   Differentiator &D;
   DiffSignature Sig;

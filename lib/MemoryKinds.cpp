@@ -1,6 +1,8 @@
 //===- MemoryKinds.cpp - What kind of data a copy moves -------------------===//
 #include "MemoryKinds.h"
 
+#include "CallClassifier.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
@@ -122,9 +124,17 @@ void addUses(Evidence &E, const Value *Ptr) {
         addDirectUses(E, Reload);
 }
 
+/// Whether \p U is a realloc of \p P.
+bool reallocates(const User &U, const Value *P) {
+  auto *Call = dyn_cast<CallBase>(&U);
+  return Call && Call->arg_size() > 0 && Call->getArgOperand(0) == P &&
+         classifyCall(*Call).Kind == CalleeKind::Realloc;
+}
+
 /// Types of the accesses made directly through \p Ptr, or through the
 /// phis and selects that merge it with other pointers (a pointer kept in a
-/// loop-carried variable).
+/// loop-carried variable), or through the blocks reallocs make of it and
+/// it was made of.
 void addDirectUses(Evidence &E, const Value *Ptr) {
   SmallVector<const Value *, 8> Work{Ptr};
   SmallPtrSet<const Value *, 8> Seen{Ptr};
@@ -141,12 +151,19 @@ void addDirectUses(Evidence &E, const Value *Ptr) {
           E.addType(GEP->getSourceElementType());
       } else if (isa<PHINode, SelectInst>(U) && Seen.insert(U).second) {
         Work.push_back(U);
+      } else if (reallocates(*U, P) && Seen.insert(U).second) {
+        Work.push_back(U); // the block it becomes holds the same data
       }
     }
     if (auto *Phi = dyn_cast<PHINode>(P))
       for (const Value *In : Phi->incoming_values())
         if (In->getType()->isPointerTy() && Seen.insert(In).second)
           Work.push_back(In);
+    // A reallocated block holds the data of the block it was.
+    if (auto *Call = dyn_cast<CallBase>(P);
+        Call && reallocates(*Call, Call->getArgOperand(0)) &&
+        Seen.insert(Call->getArgOperand(0)).second)
+      Work.push_back(Call->getArgOperand(0));
   }
 }
 
@@ -170,7 +187,86 @@ SmallVector<const Value *, 4> argumentsPassedTo(const Argument &Param) {
   return Args;
 }
 
-void addPointer(Evidence &E, const Value *Ptr, unsigned Depth = 0) {
+/// The memory object a pointer table lives in: a stack slot or a global;
+/// in a step function, where stack slots are parts of the record argument,
+/// the record and the slot's offset.
+struct Container {
+  const Value *Object = nullptr;
+  int64_t Slot = 0;
+  bool operator==(const Container &O) const {
+    return Object == O.Object && Slot == O.Slot;
+  }
+};
+
+/// Where \p Address lies: down its GEPs (of any index: the table may be
+/// indexed at run time) and through the phis of a step function's slot
+/// pointer (reloaded after each resume), whose incoming addresses must all
+/// agree, to the object. Offsets within a stack slot or global do not
+/// matter; within a record argument, the constant offset of the GEP taken
+/// of the record itself names the slot.
+Container containerOf(const Value *Address, const DataLayout &DL) {
+  constexpr unsigned MaxVisited = 64;
+  SmallVector<const Value *, 8> Work{Address};
+  SmallPtrSet<const Value *, 8> Seen{Address};
+  std::optional<Container> Common;
+  while (!Work.empty()) {
+    const Value *P = Work.pop_back_val(), *Above = nullptr;
+    while (auto *GEP = dyn_cast<GEPOperator>(P)) {
+      Above = GEP;
+      P = GEP->getPointerOperand();
+    }
+    if (auto *Phi = dyn_cast<PHINode>(P)) {
+      for (const Value *In : Phi->incoming_values())
+        if (Seen.insert(In).second)
+          Work.push_back(In);
+      if (Seen.size() > MaxVisited)
+        return {};
+      continue;
+    }
+    Container C;
+    APInt Offset(DL.getIndexTypeSizeInBits(P->getType()), 0);
+    if (isa<AllocaInst, GlobalVariable>(P))
+      C = {P, 0};
+    else if (isa<Argument>(P) && Above &&
+             cast<GEPOperator>(Above)->accumulateConstantOffset(DL, Offset))
+      C = {P, Offset.getSExtValue()};
+    if (!C.Object || (Common && !(*Common == C)))
+      return {};
+    Common = C;
+  }
+  return Common.value_or(Container());
+}
+
+void addPointer(Evidence &E, const Value *Ptr, unsigned Depth = 0);
+
+/// A pointer loaded out of a table of pointers (`double *rows[3] = {x, t,
+/// g}`, permuted at run time) points to what is stored into that table in
+/// this function: the pointers stored there, or those of the constant it
+/// is initialised from.
+void addStoredPointers(Evidence &E, const LoadInst &Load, unsigned Depth) {
+  const DataLayout &DL = Load.getDataLayout();
+  Container Table = containerOf(Load.getPointerOperand(), DL);
+  if (!Table.Object || Depth >= 2)
+    return;
+  for (const BasicBlock &BB : *Load.getFunction())
+    for (const Instruction &I : BB) {
+      if (auto *SI = dyn_cast<StoreInst>(&I)) {
+        if (SI->getValueOperand()->getType()->isPointerTy() &&
+            containerOf(SI->getPointerOperand(), DL) == Table)
+          addPointer(E, SI->getValueOperand(), Depth + 1);
+      } else if (auto *Copy = dyn_cast<MemTransferInst>(&I)) {
+        auto *Init =
+            dyn_cast<GlobalVariable>(getUnderlyingObject(Copy->getSource()));
+        if (Init && Init->isConstant() && Init->hasInitializer() &&
+            containerOf(Copy->getDest(), DL) == Table)
+          for (const Use &U : Init->getInitializer()->operands())
+            if (U->getType()->isPointerTy())
+              addPointer(E, U.get(), Depth + 1);
+      }
+    }
+}
+
+void addPointer(Evidence &E, const Value *Ptr, unsigned Depth) {
   if (auto *GEP = dyn_cast<GEPOperator>(Ptr))
     E.addType(GEP->getResultElementType());
   addUses(E, Ptr);
@@ -183,6 +279,8 @@ void addPointer(Evidence &E, const Value *Ptr, unsigned Depth = 0) {
     E.addType(G->getValueType());
   if (!E.any())
     addUses(E, Base);
+  if (auto *Load = dyn_cast<LoadInst>(Base); Load && !E.any())
+    addStoredPointers(E, *Load, Depth);
   // A helper copying through its parameters (`*d = *s`) says nothing about
   // the type; its callers' arguments do. Two levels of callers at most.
   auto *Param = dyn_cast<Argument>(Base);
@@ -304,6 +402,73 @@ ElementKind kindAtOffset(const Value *Ptr, uint64_t Bytes,
   return Covers ? Run.Kind : ElementKind::Unknown;
 }
 
+namespace {
+
+/// A base and a constant byte offset from it.
+struct Address {
+  const Value *Base = nullptr;
+  int64_t Offset = 0;
+  bool operator==(const Address &O) const {
+    return Base == O.Base && Offset == O.Offset;
+  }
+};
+
+/// Where \p Ptr points as a base and a constant offset, looking through
+/// phis whose incoming addresses all agree (a slot pointer kept in a loop;
+/// a step function reloads it from its record after each resume).
+Address addressOf(const Value *Ptr, const DataLayout &DL, unsigned Depth = 0) {
+  APInt Offset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  const Value *Base = Ptr->stripAndAccumulateConstantOffsets(
+      DL, Offset, /*AllowNonInbounds=*/true);
+  Address A{Base, Offset.getSExtValue()};
+  auto *Phi = dyn_cast<PHINode>(Base);
+  if (!Phi || Depth >= 4)
+    return A;
+  std::optional<Address> Common;
+  for (const Value *In : Phi->incoming_values()) {
+    if (In == Phi)
+      continue;
+    Address Incoming = addressOf(In, DL, Depth + 1);
+    if (Common && !(*Common == Incoming))
+      return A;
+    Common = Incoming;
+  }
+  if (!Common)
+    return A;
+  Common->Offset += A.Offset;
+  return *Common;
+}
+
+} // namespace
+
+ElementKind kindAtAddress(const Value *Ptr, uint64_t Bytes,
+                          const DataLayout &DL) {
+  Evidence E;
+  auto *At = dyn_cast<Instruction>(Ptr);
+  if (!At)
+    return ElementKind::Unknown;
+  // What is stored and loaded there (preprocessing may have retyped a copy
+  // into an integer slot) speaks before how the slot was declared.
+  Address Here = addressOf(Ptr, DL);
+  for (const BasicBlock &BB : *At->getFunction())
+    for (const Instruction &I : BB) {
+      const Value *P = getLoadStorePointerOperand(&I);
+      Type *T = isa<LoadInst>(I) ? I.getType()
+                : isa<StoreInst>(I)
+                    ? cast<StoreInst>(I).getValueOperand()->getType()
+                    : nullptr;
+      if (T && DL.getTypeStoreSize(T) == Bytes && addressOf(P, DL) == Here)
+        E.addAccessType(T);
+    }
+  if (E.any())
+    return E.kind();
+  if (auto *GEP = dyn_cast<GEPOperator>(Ptr))
+    E.addType(GEP->getResultElementType());
+  if (auto *AI = dyn_cast<AllocaInst>(Ptr))
+    E.addType(AI->getAllocatedType());
+  return E.kind();
+}
+
 bool layoutHasFloatingPoint(const Value *Ptr, uint64_t Bytes,
                             const DataLayout &DL) {
   return any_of(layoutUnder(Ptr, Bytes, DL).Runs, [](const MemoryRun &Run) {
@@ -311,7 +476,19 @@ bool layoutHasFloatingPoint(const Value *Ptr, uint64_t Bytes,
   });
 }
 
+static constexpr const char *CopiedKindKind = "capsule.copied.kind";
+
+void recordCopiedKind(Instruction &Copy, ElementKind K) {
+  LLVMContext &C = Copy.getContext();
+  Copy.setMetadata(CopiedKindKind,
+                   MDNode::get(C, ConstantAsMetadata::get(ConstantInt::get(
+                                      Type::getInt32Ty(C), unsigned(K)))));
+}
+
 ElementKind copiedElementKind(const CallBase &Call) {
+  if (MDNode *Recorded = Call.getMetadata(CopiedKindKind))
+    return ElementKind(
+        mdconst::extract<ConstantInt>(Recorded->getOperand(0))->getZExtValue());
   // Fewer than 4 bytes cannot hold a float (an empty C++ object, a bool).
   if (auto *Size = dyn_cast<ConstantInt>(Call.getArgOperand(2)))
     if (isa<AnyMemTransferInst>(Call) && Size->getZExtValue() < 4)

@@ -30,6 +30,11 @@ enum class ElementKind { F64, F32, Pointer, Integer, Unknown };
 /// mixes floating-point data with pointers or doubles with floats.
 ElementKind copiedElementKind(const llvm::CallBase &Call);
 
+/// Records the kind of a copy made in place of a realloc, decided while the
+/// realloc could still be seen (the chain of blocks a pointer is
+/// reallocated through); copiedElementKind returns it.
+void recordCopiedKind(llvm::Instruction &Copy, ElementKind K);
+
 /// Marks a load or store whose type is exactly the type of the data it
 /// moves: an argument or result passed through a step function's record,
 /// which the original code passed in a register of that type.
@@ -51,6 +56,15 @@ ElementKind pointeeKind(const llvm::Value *Ptr);
 /// only integers and padding there.
 ElementKind kindAtOffset(const llvm::Value *Ptr, uint64_t Bytes,
                          const llvm::DataLayout &DL);
+
+/// What the \p Bytes bytes at \p Ptr hold according to the other loads and
+/// stores of that size at the same address in the function (the same base
+/// and constant offset, through phis that agree), or the type of a GEP or
+/// stack slot that yields \p Ptr itself. Evidence about other parts of the
+/// same object does not count: a struct's int field is not a double because
+/// the struct's first field is.
+ElementKind kindAtAddress(const llvm::Value *Ptr, uint64_t Bytes,
+                          const llvm::DataLayout &DL);
 
 /// Whether the layout of the struct at [Ptr, Ptr + Bytes), where it can be
 /// found, puts a float or a double there.

@@ -243,7 +243,7 @@ bool GradientGenerator::knownWithoutDerivative(const Value *Ptr) const {
     else if (auto *Sel = dyn_cast<SelectInst>(V))
       Work.append({Sel->getTrueValue(), Sel->getFalseValue()});
     else if (auto *G = dyn_cast<GlobalVariable>(V)) {
-      if (!G->isConstant())
+      if (constantHasShadow(G))
         return false;
     } else if (!isa<Argument>(V) && !isa<Function>(V)) {
       return false;
@@ -469,7 +469,7 @@ bool GradientGenerator::readsFloatBitsAsNumber(const LoadInst &LI) const {
   if (K == ElementKind::Unknown)
     K = kindAtOffset(Ptr, DL.getTypeStoreSize(T), DL);
   if (K == ElementKind::Unknown)
-    K = pointeeKind(Ptr);
+    K = kindAtAddress(Ptr, DL.getTypeStoreSize(T), DL);
   return K == ElementKind::F64 || K == ElementKind::F32;
 }
 

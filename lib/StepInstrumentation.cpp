@@ -17,6 +17,7 @@
 #include "CallClassifier.h"
 #include "Diagnostics.h"
 #include "JournalBarriers.h"
+#include "MemoryKinds.h"
 #include "ReplayCalls.h"
 #include "ResumableSplitter.h"
 #include "RuntimeABI.h"
@@ -52,7 +53,9 @@ void reallocateByCopying(Function &F, RuntimeABI &ABI) {
     CallInst *New = B.CreateCall(Malloc, {Bytes});
     Value *Held = B.CreateCall(ABI.arenaUsableSize(), {Old});
     Value *Kept = B.CreateBinaryIntrinsic(Intrinsic::umin, Held, Bytes);
-    B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), Kept);
+    CallInst *Copy = B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), Kept);
+    if (ElementKind K = copiedElementKind(*Call); K != ElementKind::Unknown)
+      recordCopiedKind(*Copy, K);
     B.CreateCall(Free, {Old});
     New->setDebugLoc(Call->getDebugLoc());
     New->takeName(Call);

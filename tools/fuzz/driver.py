@@ -1,0 +1,151 @@
+"""The translation unit of a batch of cases, with both drivers.
+
+Built as C with Capsule, the driver of each case prints, as exact hex
+floats:
+  P name value            the primal's result (the plain call);
+  G name mode i value     the gradient, mode p (plain __capsule_autodiff) or
+                          k (__capsule_autodiff_checkpointed), i an index of
+                          x or `a` for the scalar argument's adjoint;
+  I name bad              how many interrupted-and-resumed runs of the
+                          primal (each resumed twice) did not end with the
+                          uninterrupted run's result and memory.
+Built as C++ with -DFUZZ_ORACLE, it prints P and
+  D name i value          the dual-number derivatives.
+Each case runs between `B name` and `E name`, so a crash names its case;
+the program runs only the cases named on its command line, if any.
+"""
+import zlib
+
+from generate import PRELUDE
+
+
+def hexes(values):
+    return ", ".join(float(v).hex() for v in values)
+
+
+def marker_arguments(case):
+    """The arguments after the function, Enzyme's way, with the activity
+    markers sometimes spelled out and sometimes left to the defaults."""
+    bits = zlib.crc32(case.name.encode())
+    args = ["capsule_dup, X, dx", "X, dx"][bits & 1]
+    args += [", capsule_const, N", ", N"][bits >> 1 & 1]
+    args += ", capsule_const, c"
+    if case.a_active:
+        args += [", capsule_out, A", ", A"][bits >> 2 & 1]
+    else:
+        args += ", capsule_const, A"
+    return args
+
+
+def capsule_driver(case):
+    n = len(case.x)
+    name = case.name
+    x = "%s_g" % name if case.x_is_global else "xs"
+    marker_result = "da = " if case.a_active else ""
+    void = "" if case.a_active else "_void"
+    lines = """static void run_{name}(void) {{
+  static const double x0[{n}] = {{{x0}}};
+  static const double c[{nc}] = {{{c}}};
+  const int N = {n};
+  const double A = {a};
+  double xs[{n}], dx[{n}], xr[{n}], da = 0.0;
+  double *X = {x};
+  {name}_setup(X);
+  memcpy(X, x0, sizeof x0);
+  double r = {name}_f(X, N, c, A);
+  memcpy(xr, X, sizeof xr);
+  printf("P {name} %a\\n", r);
+  for (int mode = 0; mode < 2; mode++) {{
+    {name}_setup(X);
+    memcpy(X, x0, sizeof x0);
+    memset(dx, 0, sizeof dx);
+    if (mode == 0)
+      {result}__capsule_autodiff{void}((void *){name}_f, {args});
+    else
+      {result}__capsule_autodiff_checkpointed{void}((void *){name}_f, {args});
+    for (int i = 0; i < N; i++)
+      printf("G {name} %c %d %a\\n", "pk"[mode], i, dx[i]);
+    if ({active})
+      printf("G {name} %c a %a\\n", "pk"[mode], da);
+  }}
+  {name}_setup(X);
+  memcpy(X, x0, sizeof x0);
+  uint64_t steps = __capsule_primops((void *){name}_f, X, N, c, A);
+  int bad = 0;
+  for (uint64_t l = 1; l < steps; l += steps / 4 + 1) {{
+    {name}_setup(X);
+    memcpy(X, x0, sizeof x0);
+    capsule_t *cap = __capsule_interrupt((void *){name}_f, l, X, N, c, A);
+    if (!cap) /* no yield point after l steps */
+      continue;
+    double r1, r2, x1[{n}];
+    capsule_resume(cap, &r1);
+    memcpy(x1, X, sizeof x1);
+    capsule_resume(cap, &r2);
+    capsule_release(cap);
+    bad += memcmp(&r1, &r, sizeof r) != 0 || memcmp(&r2, &r, sizeof r) != 0 ||
+           memcmp(x1, xr, sizeof xr) != 0 || memcmp(X, xr, sizeof xr) != 0;
+  }}
+  printf("I {name} %d\\n", bad);
+}}""".format(name=name, n=n, nc=len(case.c), x0=hexes(case.x),
+             c=hexes(case.c), a=float(case.a).hex(), x=x, result=marker_result,
+             void=void, args=marker_arguments(case),
+             active=int(case.a_active))
+    return lines.splitlines()
+
+
+def oracle_driver(case):
+    n = len(case.x)
+    name = case.name
+    x = "%s_g" % name if case.x_is_global else "xs"
+    seed_a = "Dual::seeded(A0, N)" if case.a_active else "Dual(A0)"
+    lines = """static void run_{name}(void) {{
+  static const double x0[{n}] = {{{x0}}};
+  static const double c[{nc}] = {{{c}}};
+  const int N = {n};
+  const double A0 = {a};
+  real xs[{n}];
+  real *X = {x};
+  {name}_setup(X);
+  for (int i = 0; i < N; i++)
+    X[i] = Dual::seeded(x0[i], i);
+  real r = {name}_f(X, N, c, {seed_a});
+  printf("P {name} %a\\n", r.v);
+  for (int i = 0; i < N; i++)
+    printf("D {name} %d %a\\n", i, r.d[i]);
+  if ({active})
+    printf("D {name} a %a\\n", r.d[N]);
+}}""".format(name=name, n=n, nc=len(case.c), x0=hexes(case.x),
+             c=hexes(case.c), a=float(case.a).hex(), x=x, seed_a=seed_a,
+             active=int(case.a_active))
+    return lines.splitlines()
+
+
+MARKERS = """void __capsule_autodiff_void(void *, ...);
+void __capsule_autodiff_checkpointed_void(void *, ...);"""
+
+
+def translation_unit(cases):
+    out = PRELUDE.splitlines()
+    for case in cases:
+        out.extend(case.render())
+    out.append("#ifdef FUZZ_ORACLE")
+    for case in cases:
+        out.extend(oracle_driver(case))
+    out.append("#else")
+    out.extend(MARKERS.splitlines())
+    for case in cases:
+        out.extend(capsule_driver(case))
+    out.append("#endif")
+    out.append("int main(int argc, char **argv) {")
+    for case in cases:
+        out.append('  if (argc < 2 || strstr(argv[1], ",%s,")) {' % case.name)
+        out.append('    printf("B %s\\n");' % case.name)
+        out.append("    fflush(stdout);")
+        out.append("    run_%s();" % case.name)
+        out.append('    printf("E %s\\n");' % case.name)
+        out.append("    fflush(stdout);")
+        out.append("  }")
+    out.append("  return 0;")
+    out.append("}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,231 @@
+"""Building, running and judging one batch of cases.
+
+A batch is one translation unit built three times: with Capsule at -O0 and
+at -O2, and as the dual-number oracle. Each case is judged on its own:
+  - its gradients, plain and checkpointed, at both levels, against the
+    oracle's derivatives (RTOL, ATOL: the two differ only by rounding, since
+    both follow the same path through the program);
+  - the checkpointed gradient against the plain one of the same build, to
+    CHECKPOINTED_RTOL: bit for bit but where an adjoint is summed across a
+    split point in another order (docs/checkpointing.md);
+  - every interrupted-and-resumed primal against the uninterrupted one, bit
+    for bit (result and memory);
+  - the primal of the Capsule build against the oracle's value, which checks
+    the oracle itself: a difference there is reported as such.
+A crash, a hang, a non-finite result where the oracle is finite and a build
+that fails without Capsule's clear refusal (function, construct, file:line)
+are failures too. A clear refusal is the promise's other half: it is counted
+and its reason reported, not failed, since the generator writes some code
+Capsule is known to refuse (docs/limitations.md). A case whose oracle result is not finite (the
+generator keeps values bounded, but not provably) is skipped and counted.
+"""
+import math
+import os
+import re
+import subprocess
+
+RTOL = 1e-8
+ATOL = 1e-10
+CHECKPOINTED_RTOL = 1e-12
+CHECKPOINTED_ATOL = 1e-15
+RUN_TIMEOUT = 120
+OPT_LEVELS = ["O0", "O2"]
+
+STRATEGIES = ["binary", "treeverse"]
+SPLITS = ["bisection", "binomial"]
+CRITERIA = ["space", "time", "log"]
+LEAF_STEPS = ["1", "3", "10", "40"]
+
+
+class Toolchain:
+    def __init__(self, capsule_config, llvm_bin, broken_oracle=False):
+        self.broken_oracle = broken_oracle
+        def ask(option):
+            return subprocess.run([capsule_config, option], check=True,
+                                  capture_output=True, text=True).stdout.split()
+        self.plugin = ask("--plugin")[0]
+        self.cflags = ask("--cflags")
+        self.ldflags = ask("--ldflags")
+        self.clang = os.path.join(llvm_bin, "clang")
+        self.clangxx = os.path.join(llvm_bin, "clang++")
+        self.fuzz_dir = os.path.dirname(os.path.abspath(__file__))
+
+
+def schedule(seed):
+    """The checkpoint schedule and loop atomicity a batch runs with: spread
+    over all of them by seed, always with small leaves so that checkpointed
+    gradients really split."""
+    k = seed * 2654435761 % 2 ** 32
+    return {
+        "run": {"CAPSULE_STRATEGY": STRATEGIES[k % 2],
+                "CAPSULE_SPLIT": SPLITS[k // 2 % 2],
+                "CAPSULE_CRITERION": CRITERIA[k // 4 % 3],
+                "CAPSULE_LEAF_STEPS": LEAF_STEPS[k // 12 % 4]},
+        "build": {"CAPSULE_ATOMIC_LOOPS": "0"} if k // 48 % 2 else {},
+    }
+
+
+def clean_env(extra):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CAPSULE_")}
+    env.update(extra)
+    return env
+
+
+def build(tc, source, output, level, settings):
+    """Builds with Capsule; returns None or the compiler's complaint."""
+    command = [tc.clang, "-" + level, "-g", "-w", "-fpass-plugin=" + tc.plugin,
+               *tc.cflags, source, "-o", output, *tc.ldflags]
+    return compile_command(command, clean_env(settings))
+
+
+def build_oracle(tc, source, output):
+    broken = ["-DFUZZ_BROKEN_ORACLE"] if tc.broken_oracle else []
+    command = [tc.clangxx, "-O1", "-w", "-DFUZZ_ORACLE", *broken,
+               "-I" + tc.fuzz_dir, "-x", "c++", source, "-o", output]
+    return compile_command(command, clean_env({}))
+
+
+def compile_command(command, env):
+    try:
+        result = subprocess.run(command, env=env, capture_output=True,
+                                text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        return "compiler timed out"
+    if result.returncode == 0:
+        return None
+    return result.stderr.strip() or "compiler exited with %d" % (
+        result.returncode)
+
+
+class Outcome:
+    """What one build printed for one case."""
+
+    def __init__(self):
+        self.primal = None
+        self.grad = {}      # (mode, index) -> value
+        self.deriv = {}     # index -> value (oracle)
+        self.interrupt_bad = None
+        self.crash = None   # why the case did not finish
+
+
+def parse(line, outcomes):
+    words = line.split()
+    if len(words) < 2 or words[1] not in outcomes:
+        return
+    o = outcomes[words[1]]
+    if words[0] == "P":
+        o.primal = float.fromhex(words[2])
+    elif words[0] == "G":
+        o.grad[(words[2], words[3])] = float.fromhex(words[4])
+    elif words[0] == "D":
+        o.deriv[words[2]] = float.fromhex(words[3])
+    elif words[0] == "I":
+        o.interrupt_bad = int(words[2])
+
+
+def run_cases(binary, names, settings):
+    """Runs the cases, again past any that crashes; returns name -> Outcome."""
+    outcomes = {name: Outcome() for name in names}
+    remaining = list(names)
+    while remaining:
+        arg = "," + ",".join(remaining) + ","
+        try:
+            result = subprocess.run([binary, arg], env=clean_env(settings),
+                                    capture_output=True, text=True,
+                                    timeout=RUN_TIMEOUT, errors="replace")
+            stdout, stderr, code = result.stdout, result.stderr, \
+                result.returncode
+        except subprocess.TimeoutExpired as e:
+            stdout = (e.stdout or b"").decode(errors="replace") \
+                if isinstance(e.stdout, bytes) else (e.stdout or "")
+            stderr, code = "", "timeout after %d s" % RUN_TIMEOUT
+        begun, ended = None, set()
+        for line in stdout.splitlines():
+            parse(line, outcomes)
+            if line.startswith("B "):
+                begun = line[2:]
+            elif line.startswith("E "):
+                ended.add(line[2:])
+        if code == 0:
+            break
+        # The case that began and did not end is the one that failed.
+        culprit = begun if begun and begun not in ended else remaining[0]
+        tail = "\n".join(stderr.strip().splitlines()[-6:])
+        outcomes[culprit].crash = "exit %s%s" % (code, tail and ": " + tail)
+        remaining = remaining[remaining.index(culprit) + 1:]
+    return outcomes
+
+
+def finite(values):
+    return all(math.isfinite(v) for v in values)
+
+
+def close(got, want):
+    return abs(got - want) <= ATOL + RTOL * abs(want)
+
+
+CLEAR_REFUSAL = re.compile(r"error: capsule: cannot differentiate function "
+                           r"'[^']*'(?: \([^)]*\))?: (.*)")
+
+
+def refusal(complaint):
+    """The reason of a clear compile-time refusal, the promise's other half
+    (a correct derivative or a clear error); None for anything else."""
+    if "PLEASE submit a bug report" in complaint or "Stack dump" in complaint:
+        return None
+    match = CLEAR_REFUSAL.search(complaint)
+    return match.group(1) if match else None
+
+
+def is_refusal(kind):
+    return kind.startswith("refused at")
+
+
+def same_sum(checkpointed, plain):
+    return abs(checkpointed - plain) <= CHECKPOINTED_ATOL + \
+        CHECKPOINTED_RTOL * abs(plain)
+
+
+def judge(oracle, builds):
+    """Failures of one case: (kind, detail) pairs; None if skipped."""
+    if oracle.crash or oracle.primal is None or not finite(
+            [oracle.primal, *oracle.deriv.values()]):
+        return None
+    failures = []
+    for level, o in builds.items():
+        if isinstance(o, str):
+            reason = refusal(o)
+            failures.append(("refused at -%s: %s" % (level, reason) if reason
+                             else "build failed at -%s" % level, o))
+            continue
+        if o.crash:
+            failures.append(("crash at -%s" % level, o.crash))
+            continue
+        if o.primal is None or not close(o.primal, oracle.primal):
+            failures.append(("primal differs from the oracle at -%s" % level,
+                             "%r vs %r" % (o.primal, oracle.primal)))
+            continue
+        wrong = False
+        for mode, what in (("p", "plain"), ("k", "checkpointed")):
+            for index, want in oracle.deriv.items():
+                got = o.grad.get((mode, index))
+                if got is None or not close(got, want):
+                    failures.append(("wrong %s gradient at -%s" % (what, level),
+                                     "d/d%s: got %r, want %r" % (
+                                         "a" if index == "a" else
+                                         "x[%s]" % index, got, want)))
+                    wrong = True
+                    break
+        if not wrong:
+            differing = [i for i in oracle.deriv
+                         if not same_sum(o.grad[("k", i)], o.grad[("p", i)])]
+            if differing:
+                i = differing[0]
+                failures.append((
+                    "checkpointed differs from plain at -%s" % level,
+                    "d/d%s: %r vs %r" % (i, o.grad.get(("k", i)),
+                                         o.grad.get(("p", i)))))
+        if o.interrupt_bad:
+            failures.append(("interrupted run differs at -%s" % level,
+                             "%d of the resumed runs" % o.interrupt_bad))
+    return failures
