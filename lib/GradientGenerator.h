@@ -137,6 +137,11 @@ private:
   /// (made from an integer, returned by a function without a body).
   bool untrackedPointer(const llvm::Value *Ptr) const;
   void checkUntrackedAccess(llvm::Instruction &I);
+  // ---- Caches kept in static storage (MemoisationCheck.cpp) ----
+  bool storesVariedTo(const llvm::GlobalVariable &G) const;
+  /// The static storage a cache-key comparison reads, or null.
+  const llvm::GlobalVariable *cacheKeyCompared(const llvm::FCmpInst &Cmp) const;
+  void checkMemoisation(const llvm::FCmpInst &Cmp);
   void checkHandedPointer(llvm::Instruction &Where, llvm::Value *V);
   void checkHandedInteger(llvm::Instruction &Where, llvm::Value *V);
   void reverseLoad(llvm::LoadInst &LI);

@@ -275,6 +275,8 @@ void GradientGenerator::checkUntrackedAccess(Instruction &I) {
 void GradientGenerator::reverseInstruction(Instruction &I) {
   if (isa<LoadInst, StoreInst>(I))
     checkUntrackedAccess(I);
+  if (auto *Cmp = dyn_cast<FCmpInst>(&I))
+    return checkMemoisation(*Cmp);
   // Both keep the address in operand 0.
   if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I) && AI.hasShadow(I.getOperand(0)))
     return unsupported(I, "atomic update of memory that has adjoints");
