@@ -243,8 +243,10 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
   bool Ok = cloneReachable(Roots);
   Function *Boundary = routeIterationMarkers();
   if (ForCheckpointing)
-    for (auto &[F, Clone] : Clones)
+    for (auto &[F, Clone] : Clones) {
       reallocateByCopying(*Clone, ABI);
+      recordCopyKinds(*Clone);
+    }
   for (auto &[F, Clone] : Clones)
     dispatchIndirectCalls(*Clone, *F);
   for (auto &[F, Clone] : Clones)

@@ -240,28 +240,72 @@ Container containerOf(const Value *Address, const DataLayout &DL) {
 void addPointer(Evidence &E, const Value *Ptr, unsigned Depth = 0);
 
 /// A pointer loaded out of a table of pointers (`double *rows[3] = {x, t,
-/// g}`, permuted at run time) points to what is stored into that table in
-/// this function: the pointers stored there, or those of the constant it
-/// is initialised from.
+/// g}`, permuted at run time) points to what is stored into that table: the
+/// pointers stored there, or those of the constant it is initialised from;
+/// in this function, or for a global table in any function and in its
+/// initializer.
 void addStoredPointers(Evidence &E, const LoadInst &Load, unsigned Depth) {
   const DataLayout &DL = Load.getDataLayout();
   Container Table = containerOf(Load.getPointerOperand(), DL);
   if (!Table.Object || Depth >= 2)
     return;
-  for (const BasicBlock &BB : *Load.getFunction())
+  auto AddInitializer = [&](const Constant &Init) {
+    for (const Use &U : Init.operands())
+      if (U->getType()->isPointerTy() && !cast<Constant>(U)->isNullValue())
+        addPointer(E, U.get(), Depth + 1);
+  };
+  auto AddStoresIn = [&](const Function &F) {
+    for (const BasicBlock &BB : F)
+      for (const Instruction &I : BB) {
+        if (auto *SI = dyn_cast<StoreInst>(&I)) {
+          if (SI->getValueOperand()->getType()->isPointerTy() &&
+              containerOf(SI->getPointerOperand(), DL) == Table)
+            addPointer(E, SI->getValueOperand(), Depth + 1);
+        } else if (auto *Copy = dyn_cast<MemTransferInst>(&I)) {
+          auto *Init =
+              dyn_cast<GlobalVariable>(getUnderlyingObject(Copy->getSource()));
+          if (Init && Init->isConstant() && Init->hasInitializer() &&
+              containerOf(Copy->getDest(), DL) == Table)
+            AddInitializer(*Init->getInitializer());
+        }
+      }
+  };
+  auto *Global = dyn_cast<GlobalVariable>(Table.Object);
+  if (!Global)
+    return AddStoresIn(*Load.getFunction());
+  if (const Constant *Init =
+          Global->hasInitializer() ? Global->getInitializer() : nullptr) {
+    if (!Init->getType()->isPointerTy())
+      AddInitializer(*Init);
+    else if (!Init->isNullValue())
+      addPointer(E, Init, Depth + 1);
+  }
+  for (const Function &F : *Load.getModule())
+    AddStoresIn(F);
+}
+
+/// In a step function, stack slots are parts of the record argument: what
+/// is accessed in the same slot (not elsewhere in the record) tells what
+/// the slot holds. Likewise for constant offsets from any pointer argument.
+void addSlotAccesses(Evidence &E, const Value *Ptr) {
+  auto *At = dyn_cast<Instruction>(Ptr);
+  if (!At)
+    return;
+  const DataLayout &DL = At->getDataLayout();
+  Container Slot = containerOf(Ptr, DL);
+  if (!Slot.Object || !isa<Argument>(Slot.Object))
+    return;
+  for (const BasicBlock &BB : *At->getFunction())
     for (const Instruction &I : BB) {
-      if (auto *SI = dyn_cast<StoreInst>(&I)) {
-        if (SI->getValueOperand()->getType()->isPointerTy() &&
-            containerOf(SI->getPointerOperand(), DL) == Table)
-          addPointer(E, SI->getValueOperand(), Depth + 1);
-      } else if (auto *Copy = dyn_cast<MemTransferInst>(&I)) {
-        auto *Init =
-            dyn_cast<GlobalVariable>(getUnderlyingObject(Copy->getSource()));
-        if (Init && Init->isConstant() && Init->hasInitializer() &&
-            containerOf(Copy->getDest(), DL) == Table)
-          for (const Use &U : Init->getInitializer()->operands())
-            if (U->getType()->isPointerTy())
-              addPointer(E, U.get(), Depth + 1);
+      if (auto *LI = dyn_cast<LoadInst>(&I)) {
+        if (containerOf(LI->getPointerOperand(), DL) == Slot)
+          E.addAccessType(LI->getType());
+      } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
+        if (containerOf(SI->getPointerOperand(), DL) == Slot)
+          E.addAccessType(SI->getValueOperand()->getType());
+      } else if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
+        if (containerOf(GEP, DL) == Slot)
+          E.addType(GEP->getSourceElementType());
       }
     }
 }
@@ -270,6 +314,9 @@ void addPointer(Evidence &E, const Value *Ptr, unsigned Depth) {
   if (auto *GEP = dyn_cast<GEPOperator>(Ptr))
     E.addType(GEP->getResultElementType());
   addUses(E, Ptr);
+  if (E.any())
+    return;
+  addSlotAccesses(E, Ptr);
   if (E.any())
     return;
   const Value *Base = getUnderlyingObject(Ptr);

@@ -64,6 +64,13 @@ void reallocateByCopying(Function &F, RuntimeABI &ABI) {
   }
 }
 
+void recordCopyKinds(Function &F) {
+  for (Instruction &I : instructions(F))
+    if (auto *Copy = dyn_cast<AnyMemTransferInst>(&I))
+      if (ElementKind K = copiedElementKind(*Copy); K != ElementKind::Unknown)
+        recordCopiedKind(*Copy, K);
+}
+
 /// libm functions that write only through their pointer arguments: which
 /// arguments, and how many bytes each.
 static ArrayRef<std::pair<unsigned, unsigned>> libmOutputs(StringRef Name) {

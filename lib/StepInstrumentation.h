@@ -29,6 +29,12 @@ bool instrumentForInterruption(
 /// blocks, whose adjoints are found at fixed offsets from them.
 void reallocateByCopying(llvm::Function &F, RuntimeABI &ABI);
 
+/// Records on each copy in \p F the kind of data it moves where that can
+/// be told now: splitting into a step function moves stack slots and
+/// parameters into its record, where their types no longer show (a struct
+/// parameter returned as it came, `return q;`).
+void recordCopyKinds(llvm::Function &F);
+
 } // namespace capsule
 
 #endif

@@ -8,6 +8,12 @@
 //  - a heap block reallocated several times in a row, each realloc's result
 //    used only by the next: the chain, up to where it is read, says doubles
 //    (checkpointed code reallocates by copying, and decides before).
+//  - memmove through a global pointer that the caller sets and the code
+//    points elsewhere: the pointers stored into the global anywhere in the
+//    program say doubles;
+//  - a struct taken by value and returned as it came (`return q;`) in a
+//    checkpointed gradient at -O0: the copy's type shows before the helper
+//    becomes a step function, whose record hides it, so it is recorded then.
 // Each was refused ("cannot tell whether this copy/reallocation moves
 // floating-point data").
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
@@ -23,6 +29,17 @@
 void __capsule_autodiff_v(void *, ...);
 
 static double g[4] = {0.5, -0.25, 0.125, 1.0};
+static double *gp, *gq;
+
+struct pair {
+  double a, b;
+  int k;
+};
+static struct pair pass(struct pair q, double s) {
+  for (int j = 0; j < 4 && g[3] < 5.0; j++) // a loop: a step function
+    g[3] = g[3] * 0.5 + s;
+  return q;
+}
 
 double rows_and_reallocs(double *x, int n) {
   double t[4];
@@ -46,6 +63,12 @@ double rows_and_reallocs(double *x, int n) {
   h = realloc(h, 6 * sizeof(double));
   r += h[0] * h[1] - h[2];
   free(h);
+  memmove(gq, gp, 2 * sizeof(double));
+  gp = n > 3 ? t + 1 : g;
+  memmove(gp, gq, 2 * sizeof(double));
+  struct pair p = {x[0] * x[1], t[0], 2};
+  p = pass(p, x[2]);
+  r += p.a * p.b + p.k;
   for (int k = 0; k < 4; k++)
     r += t[k] * g[k];
   return r;
@@ -54,6 +77,8 @@ double rows_and_reallocs(double *x, int n) {
 static double f_fd(double *x, void *ctx) {
   static const double g0[4] = {0.5, -0.25, 0.125, 1.0};
   memcpy(g, g0, sizeof g);
+  gp = g + 1;
+  gq = g + 2;
   return rows_and_reallocs(x, *(int *)ctx);
 }
 
@@ -63,6 +88,8 @@ int main(void) {
   double dx[5] = {0};
   double x0[5];
   memcpy(x0, x, sizeof x);
+  gp = g + 1;
+  gq = g + 2;
   __capsule_autodiff_v((void *)rows_and_reallocs, capsule_dup, x, dx,
                        capsule_const, n);
   check_grad_fd("dx", dx, f_fd, &n, x0, 5);

@@ -80,7 +80,7 @@ def build(tc, source, output, level, settings):
 
 def build_oracle(tc, source, output):
     broken = ["-DFUZZ_BROKEN_ORACLE"] if tc.broken_oracle else []
-    command = [tc.clangxx, "-O1", "-w", "-DFUZZ_ORACLE", *broken,
+    command = [tc.clangxx, "-O0", "-w", "-DFUZZ_ORACLE", *broken,
                "-I" + tc.fuzz_dir, "-x", "c++", source, "-o", output]
     return compile_command(command, clean_env({}))
 
