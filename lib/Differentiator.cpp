@@ -8,7 +8,9 @@
 #include "Preprocess.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 
@@ -217,6 +219,26 @@ Constant *Differentiator::shadowOfConstant(Constant *C) {
   return nullptr;
 }
 
+/// Globals whose address the program stores anywhere (`gp = g;` in main)
+/// may be reached through a pointer the runtime ties to its shadow at each
+/// gradient call (a shadowed pointer global, a pointer table): they get
+/// shadow globals too, even where no differentiated code names them, or
+/// the pointer would be tied to nothing.
+void Differentiator::shadowStoredAddressTargets() {
+  for (Function &F : M) {
+    // Generated code stores shadows, not the program's addresses.
+    if (F.getName().contains(".capsule."))
+      continue;
+    for (Instruction &I : instructions(F))
+      if (auto *SI = dyn_cast<StoreInst>(&I))
+        if (SI->getValueOperand()->getType()->isPointerTy())
+          if (auto *G = dyn_cast<GlobalVariable>(
+                  getUnderlyingObject(SI->getValueOperand()));
+              G && constantHasShadow(G) && !G->getName().contains(".capsule."))
+            shadowGlobal(G);
+  }
+}
+
 /// Globals that shadowed globals point to from their initializers (`double
 /// *wp = W;`) get shadow globals too, even where no code names them, so
 /// that the runtime can give the pointers their shadows.
@@ -299,6 +321,7 @@ Differentiator::bindShadowGlobals(IRBuilder<> &B, ArrayRef<Value *> DupArgs,
   if (ShadowGlobals.empty())
     return SB;
   if (!ShadowGlobalTable) {
+    shadowStoredAddressTargets();
     shadowInitializerTargets();
     ShadowGlobalTable = makeShadowGlobalTable();
   }

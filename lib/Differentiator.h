@@ -90,6 +90,7 @@ public:
 
 private:
   llvm::Function *prepared(llvm::Function &F);
+  void shadowStoredAddressTargets();
   void shadowInitializerTargets();
   llvm::GlobalVariable *primalOf(llvm::GlobalVariable *Shadow) const;
   llvm::GlobalVariable *makeShadowGlobalTable();

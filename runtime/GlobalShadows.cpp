@@ -9,11 +9,16 @@
 //    its shadow slot holds null, and the code's accesses through it crash.
 // Both are tied at the start of each gradient call, from the addresses.
 //===----------------------------------------------------------------------===//
+#include "GlobalShadows.h"
+
+#include "RuntimeRegion.h"
+#include "Support.h"
 #include "abi.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sys/mman.h>
 
 namespace {
 
@@ -41,18 +46,49 @@ const capsule_shadow_global *globalHolding(const capsule_shadow_global *G,
   std::exit(3);
 }
 
-/// The shadow of what \p P points to: a dup argument's bound shadow, or
-/// the place in a shadow global; null when Capsule cannot know it.
-void *shadowOf(const void *P, const capsule_shadow_global *G, uint64_t N,
-               void *const *Args, void *const *Shadows, uint64_t Count) {
+/// The trap: inaccessible, as large as the sink, reserved on first need.
+char *TrapBase;
+uint64_t TrapBytes;
+pthread_mutex_t TrapMutex = PTHREAD_MUTEX_INITIALIZER;
+/// The globals whose pointers were given places in the trap, for the
+/// message (the last few).
+constexpr int TrappedNames = 4;
+const char *Trapped[TrappedNames];
+int TrappedCount;
+
+void *trapOf(const void *P, const char *Holder) {
+  capsule::MutexLock Lock(TrapMutex);
+  if (!TrapBase) {
+    uint64_t Bytes = (CAPSULE_SINK_MASK + 1) + capsule::SinkMarginBytes;
+    void *Base = mmap(nullptr, Bytes, PROT_NONE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (Base == MAP_FAILED)
+      return nullptr; // no room: an access stays a plain crash
+    TrapBase = static_cast<char *>(Base);
+    TrapBytes = Bytes;
+  }
+  bool Known = false;
+  for (int I = 0; I < TrappedNames && I < TrappedCount; ++I)
+    Known |= std::strcmp(Trapped[I], Holder) == 0;
+  if (!Known)
+    Trapped[TrappedCount++ % TrappedNames] = Holder;
+  return TrapBase + (reinterpret_cast<uintptr_t>(P) & CAPSULE_SINK_MASK);
+}
+
+/// The shadow of what \p P, held by global \p Holder, points to: a dup
+/// argument's bound shadow, or the place in a shadow global; its place in
+/// the trap when Capsule cannot know it.
+void *shadowOf(const void *P, const char *Holder,
+               const capsule_shadow_global *G, uint64_t N, void *const *Args,
+               void *const *Shadows, uint64_t Count) {
   for (uint64_t I = 0; I < Count; ++I)
     if (Args[I] == P)
       return Shadows[I];
-  if (const capsule_shadow_global *Holder = globalHolding(G, N, P))
-    return static_cast<char *>(Holder->shadow) +
+  if (const capsule_shadow_global *Holding = globalHolding(G, N, P))
+    return static_cast<char *>(Holding->shadow) +
            (static_cast<const char *>(P) -
-            static_cast<const char *>(Holder->global));
-  return nullptr;
+            static_cast<const char *>(Holding->global));
+  return trapOf(P, Holder);
 }
 
 } // namespace
@@ -82,7 +118,7 @@ extern "C" void __capsule_bind_shadow_globals(const capsule_shadow_global *G,
       std::memcpy(&P, static_cast<char *>(G[K].global) + At, sizeof P);
       if (!P)
         continue;
-      void *Shadow = shadowOf(P, G, N, Args, Shadows, Count);
+      void *Shadow = shadowOf(P, G[K].name, G, N, Args, Shadows, Count);
       std::memcpy(static_cast<char *>(G[K].shadow) + At, &Shadow,
                   sizeof Shadow);
     }
@@ -95,4 +131,23 @@ extern "C" void __capsule_unbind_shadow_globals(const capsule_shadow_global *G,
   for (uint64_t I = 0; I < Count; ++I)
     if (const capsule_shadow_global *Holder = globalHolding(G, N, Args[I]))
       std::memcpy(UserShadows[I], Holder->shadow, Holder->bytes);
+}
+
+bool capsule::reportUnshadowedPointerFault(uintptr_t Fault) {
+  auto Base = reinterpret_cast<uintptr_t>(TrapBase);
+  if (!Base || Fault < Base || Fault - Base >= TrapBytes)
+    return false;
+  capsule::writeToStderr(
+      "capsule: the differentiated code went through a pointer that a "
+      "global held when the gradient was called (");
+  for (int I = 0; I < TrappedNames && I < TrappedCount; ++I) {
+    capsule::writeToStderr(I ? ", '" : "'");
+    capsule::writeToStderr(Trapped[I]);
+    capsule::writeToStderr("'");
+  }
+  capsule::writeToStderr(
+      ") to memory that has no shadow: it is neither a dup argument "
+      "nor a global. Pass that memory to the gradient as a dup "
+      "argument, or set the pointer inside the differentiated code\n");
+  return true;
 }

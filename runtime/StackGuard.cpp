@@ -1,6 +1,8 @@
 //===- StackGuard.cpp - A clear stop when the machine stack overflows -----===//
 #include "StackGuard.h"
 
+#include "GlobalShadows.h"
+#include "Support.h"
 #include "ThreadExit.h"
 
 #include <csignal>
@@ -43,21 +45,10 @@ bool isStackOverflow(uintptr_t Fault, uintptr_t StackPointer) {
          Fault < StackPointer + AboveStackPointer;
 }
 
-void writeMessage(const char *Text) {
-  size_t Left = std::strlen(Text);
-  while (Left) {
-    ssize_t N = write(STDERR_FILENO, Text, Left);
-    if (N <= 0)
-      return;
-    Text += N;
-    Left -= static_cast<size_t>(N);
-  }
-}
-
 void onSegv(int Signal, siginfo_t *Info, void *Context) {
   if (isStackOverflow(reinterpret_cast<uintptr_t>(Info->si_addr),
                       stackPointer(Context))) {
-    writeMessage(
+    writeToStderr(
         "capsule: the machine stack overflowed in differentiated or "
         "interruptible code: the recursion is deeper than the stack limit "
         "allows (derivatives need more stack per call than the primal); "
@@ -66,6 +57,8 @@ void onSegv(int Signal, siginfo_t *Info, void *Context) {
         "thread created with a larger stack (pthread_attr_setstacksize)\n");
     _exit(3);
   }
+  if (reportUnshadowedPointerFault(reinterpret_cast<uintptr_t>(Info->si_addr)))
+    _exit(3);
   // Not ours: let the handler the program had see the same fault again.
   sigaction(SIGSEGV, &Previous, nullptr);
   if (Previous.sa_flags & SA_SIGINFO) {

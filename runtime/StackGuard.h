@@ -7,9 +7,10 @@
 // first gradient or interruptible run on a thread arms a SIGSEGV handler on
 // an alternate signal stack: an overflow of this thread's stack stops the
 // program with a message naming the limit and how to raise it (exit status
-// 3, as for the runtime's other limits); any other fault goes to whatever
-// handled SIGSEGV before, so the program's own handler, or the default core
-// dump, sees it as it would have.
+// 3, as for the runtime's other limits); so does a fault in the trap of
+// pointers without a known shadow (GlobalShadows.h); any other fault goes
+// to whatever handled SIGSEGV before, so the program's own handler, or the
+// default core dump, sees it as it would have.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_RUNTIME_STACKGUARD_H
 #define CAPSULE_RUNTIME_STACKGUARD_H

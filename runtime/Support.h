@@ -9,7 +9,9 @@
 #define CAPSULE_RUNTIME_SUPPORT_H
 
 #include <pthread.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 namespace capsule {
 
@@ -30,6 +32,17 @@ inline double monotonicSeconds() {
   timespec T;
   clock_gettime(CLOCK_MONOTONIC, &T);
   return static_cast<double>(T.tv_sec) + static_cast<double>(T.tv_nsec) * 1e-9;
+}
+
+/// Writes \p Text to stderr with write(2): safe in a signal handler.
+inline void writeToStderr(const char *Text) {
+  for (size_t Left = strlen(Text); Left;) {
+    ssize_t Done = write(STDERR_FILENO, Text, Left);
+    if (Done <= 0)
+      return;
+    Text += Done;
+    Left -= static_cast<size_t>(Done);
+  }
 }
 
 } // namespace capsule
