@@ -311,9 +311,15 @@ class Scope:
                                            self.lvalue()))
 
     def byvalue_call_statement(self, depth):
+        # The struct is copied as an argument: the other argument must not
+        # change it (the order of the two is unspecified, and C and C++
+        # compilers differ).
+        struct_calls, self.struct_calls = self.struct_calls, []
+        value = self.expr()
+        self.struct_calls = struct_calls
         return Stmt("%s = %s(%s, %s);" % (self.struct_var,
                                           self.pick(self.byvalue_calls),
-                                          self.struct_var, self.expr()))
+                                          self.struct_var, value))
 
     def copy_statement(self, depth):
         dst, src = self.rng.sample(self.arrays, 2)
