@@ -30,9 +30,10 @@ enum class ElementKind { F64, F32, Pointer, Integer, Unknown };
 /// mixes floating-point data with pointers or doubles with floats.
 ElementKind copiedElementKind(const llvm::CallBase &Call);
 
-/// Records the kind of a copy made in place of a realloc, decided while the
-/// realloc could still be seen (the chain of blocks a pointer is
-/// reallocated through); copiedElementKind returns it.
+/// Records the kind of a copy, decided while what tells it can still be
+/// seen: a realloc the copy replaces (the chain of blocks a pointer is
+/// reallocated through), or the stack slots and parameters a step function
+/// moves into its record. copiedElementKind returns it.
 void recordCopiedKind(llvm::Instruction &Copy, ElementKind K);
 
 /// Marks a load or store whose type is exactly the type of the data it

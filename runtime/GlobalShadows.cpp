@@ -7,7 +7,9 @@
 //    shadows of one primal memory, each getting part of the adjoints;
 //  - a pointer the program stored in a global before the call (gp = x):
 //    its shadow slot holds null, and the code's accesses through it crash.
-// Both are tied at the start of each gradient call, from the addresses.
+// Both are tied at the start of each gradient call, from the addresses; a
+// pointer to memory with no shadow Capsule knows of gets a place in the trap
+// instead (GlobalShadows.h).
 //===----------------------------------------------------------------------===//
 #include "GlobalShadows.h"
 
@@ -48,7 +50,6 @@ const capsule_shadow_global *globalHolding(const capsule_shadow_global *G,
 
 /// The trap: inaccessible, as large as the sink, reserved on first need.
 char *TrapBase;
-uint64_t TrapBytes;
 pthread_mutex_t TrapMutex = PTHREAD_MUTEX_INITIALIZER;
 /// The globals whose pointers were given places in the trap, for the
 /// message (the last few).
@@ -59,20 +60,18 @@ int TrappedCount;
 void *trapOf(const void *P, const char *Holder) {
   capsule::MutexLock Lock(TrapMutex);
   if (!TrapBase) {
-    uint64_t Bytes = (CAPSULE_SINK_MASK + 1) + capsule::SinkMarginBytes;
-    void *Base = mmap(nullptr, Bytes, PROT_NONE,
+    void *Base = mmap(nullptr, capsule::SinkBytes, PROT_NONE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (Base == MAP_FAILED)
       return nullptr; // no room: an access stays a plain crash
     TrapBase = static_cast<char *>(Base);
-    TrapBytes = Bytes;
   }
   bool Known = false;
   for (int I = 0; I < TrappedNames && I < TrappedCount; ++I)
     Known |= std::strcmp(Trapped[I], Holder) == 0;
   if (!Known)
     Trapped[TrappedCount++ % TrappedNames] = Holder;
-  return TrapBase + (reinterpret_cast<uintptr_t>(P) & CAPSULE_SINK_MASK);
+  return capsule::sinkPlace(TrapBase, P);
 }
 
 /// The shadow of what \p P, held by global \p Holder, points to: a dup
@@ -135,7 +134,7 @@ extern "C" void __capsule_unbind_shadow_globals(const capsule_shadow_global *G,
 
 bool capsule::reportUnshadowedPointerFault(uintptr_t Fault) {
   auto Base = reinterpret_cast<uintptr_t>(TrapBase);
-  if (!Base || Fault < Base || Fault - Base >= TrapBytes)
+  if (!Base || Fault < Base || Fault - Base >= capsule::SinkBytes)
     return false;
   capsule::writeToStderr(
       "capsule: the differentiated code went through a pointer that a "

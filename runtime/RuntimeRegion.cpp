@@ -216,7 +216,7 @@ void reserveSink() {
   MutexLock Lock(SinkMutex);
   if (__capsule_sink_base)
     return;
-  uint64_t Bytes = (CAPSULE_SINK_MASK + 1) + SinkMarginBytes;
+  uint64_t Bytes = SinkBytes;
   void *Base = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MapFlags, -1, 0);
   if (Base == MAP_FAILED) {
     std::fprintf(stderr,
@@ -236,8 +236,7 @@ void reserveSink() {
 
 extern "C" void *__capsule_sink_of(const void *P) {
   capsule::reserveSink();
-  return __capsule_sink_base +
-         (reinterpret_cast<uintptr_t>(P) & CAPSULE_SINK_MASK);
+  return capsule::sinkPlace(__capsule_sink_base, P);
 }
 
 extern "C" void __capsule_sink_fill(void *Shadow, const void *Src,

@@ -30,6 +30,14 @@ namespace capsule {
 /// Bytes of the sink past CAPSULE_SINK_MASK + 1, so an object of up to this
 /// size whose address is near the top of the mask still fits.
 constexpr uint64_t SinkMarginBytes = uint64_t(1) << 34;
+/// Bytes of a reservation laid out like the sink (the sink itself, and the
+/// trap of GlobalShadows.h).
+constexpr uint64_t SinkBytes = (CAPSULE_SINK_MASK + 1) + SinkMarginBytes;
+
+/// The place of \p P in a reservation laid out like the sink at \p Base.
+inline char *sinkPlace(char *Base, const void *P) {
+  return Base + (reinterpret_cast<uintptr_t>(P) & CAPSULE_SINK_MASK);
+}
 
 /// The base of this thread's frame stack (the region's base), reserving the
 /// region if this is the first use, or mapping the frame stack part and the

@@ -7,7 +7,6 @@
 
 #include <csignal>
 #include <cstdint>
-#include <cstring>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <ucontext.h>

@@ -39,10 +39,17 @@ def marker_arguments(case):
     return args
 
 
+def case_fields(case):
+    """What both drivers' templates fill in from the case: its name, the
+    inputs as exact hex floats, and where x lives (the case's global array,
+    or a local xs)."""
+    return dict(name=case.name, n=len(case.x), nc=len(case.c),
+                x0=hexes(case.x), c=hexes(case.c), a=float(case.a).hex(),
+                x="%s_g" % case.name if case.x_is_global else "xs",
+                active=int(case.a_active))
+
+
 def capsule_driver(case):
-    n = len(case.x)
-    name = case.name
-    x = "%s_g" % name if case.x_is_global else "xs"
     marker_result = "da = " if case.a_active else ""
     void = "" if case.a_active else "_void"
     lines = """static void run_{name}(void) {{
@@ -102,17 +109,12 @@ def capsule_driver(case):
            memcmp(x1, xref, sizeof xr) != 0 || memcmp(X, xref, sizeof xr) != 0;
   }}
   printf("I {name} %d\\n", bad);
-}}""".format(name=name, n=n, nc=len(case.c), x0=hexes(case.x),
-             c=hexes(case.c), a=float(case.a).hex(), x=x, result=marker_result,
-             void=void, args=marker_arguments(case),
-             active=int(case.a_active))
+}}""".format(result=marker_result, void=void, args=marker_arguments(case),
+             **case_fields(case))
     return lines.splitlines()
 
 
 def oracle_driver(case):
-    n = len(case.x)
-    name = case.name
-    x = "%s_g" % name if case.x_is_global else "xs"
     seed_a = "Dual::seeded(A0, N)" if case.a_active else "Dual(A0)"
     lines = """static void run_{name}(void) {{
   static const double x0[{n}] = {{{x0}}};
@@ -130,9 +132,7 @@ def oracle_driver(case):
     printf("D {name} %d %a\\n", i, r.d[i]);
   if ({active})
     printf("D {name} a %a\\n", r.d[N]);
-}}""".format(name=name, n=n, nc=len(case.c), x0=hexes(case.x),
-             c=hexes(case.c), a=float(case.a).hex(), x=x, seed_a=seed_a,
-             active=int(case.a_active))
+}}""".format(seed_a=seed_a, **case_fields(case))
     return lines.splitlines()
 
 
