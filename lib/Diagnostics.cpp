@@ -14,7 +14,10 @@ using namespace llvm;
 namespace capsule {
 
 std::string displayName(const Function &F) {
-  return demangle(F.getName().str());
+  // The pass's clones and step functions (f.capsule.step) stand for the
+  // user's function.
+  StringRef Name = F.getName();
+  return demangle(Name.substr(0, Name.find(".capsule.")).str());
 }
 
 /// The diagnostic carries the source location itself (clang and opt print

@@ -3,6 +3,7 @@
 
 #include "Diagnostics.h"
 #include "Differentiator.h"
+#include "MemoryKinds.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
@@ -156,6 +157,12 @@ bool RequestParser::parseArgument(unsigned ParamNo) {
       return fail("the shadow of " + argName(ParamNo) +
                   " must be a pointer like the argument itself");
     R.Shadows.push_back(Shadow);
+    if (Fn->getArg(ParamNo)->hasByValAttr() &&
+        holdsUnion(Fn->getArg(ParamNo)->getParamByValType()))
+      return fail(argName(ParamNo) +
+                  " is a union passed by value: its type does not say "
+                  "whether it holds floating-point data or pointers (pass "
+                  "it by pointer)");
   }
   if (A == ArgActivity::Out && !carriesFloat(ParamTy))
     return fail(How + " marks " + argName(ParamNo) +

@@ -18,6 +18,22 @@ namespace capsule {
 
 static ElementKind tagKind(const MDNode *Tag);
 
+/// clang lays out a union as one of its members (`union.U = { i64, i64 }`
+/// for libstdc++'s std::function storage, which holds the functor's
+/// captured doubles): its type says nothing about what the bytes hold.
+static bool isUnion(const Type *T) {
+  auto *S = dyn_cast<StructType>(T);
+  return S && S->hasName() && S->getName().starts_with("union.");
+}
+
+bool holdsUnion(const Type *T) {
+  if (auto *A = dyn_cast<ArrayType>(T))
+    return holdsUnion(A->getElementType());
+  if (auto *S = dyn_cast<StructType>(T))
+    return isUnion(S) || any_of(S->elements(), holdsUnion);
+  return false;
+}
+
 namespace {
 
 /// The kinds seen so far, as a bit set.
@@ -35,6 +51,8 @@ struct Evidence {
     // with i8 offsets.
     else if (T->isIntegerTy() && !T->isIntegerTy(8))
       Integer = true;
+    else if (holdsUnion(T))
+      return;
     else if (auto *S = dyn_cast<StructType>(T))
       for (Type *E : S->elements())
         addType(E);
@@ -134,7 +152,7 @@ bool reallocates(const User &U, const Value *P) {
 /// Types of the accesses made directly through \p Ptr, or through the
 /// phis and selects that merge it with other pointers (a pointer kept in a
 /// loop-carried variable), or through the blocks reallocs make of it and
-/// it was made of.
+/// it was made of, or through the addresses of the unions in it.
 void addDirectUses(Evidence &E, const Value *Ptr) {
   SmallVector<const Value *, 8> Work{Ptr};
   SmallPtrSet<const Value *, 8> Seen{Ptr};
@@ -147,8 +165,12 @@ void addDirectUses(Evidence &E, const Value *Ptr) {
         if (SI->getPointerOperand() == P)
           E.addAccessType(SI->getValueOperand()->getType());
       } else if (auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
-        if (GEP->getPointerOperand() == P)
-          E.addType(GEP->getSourceElementType());
+        if (GEP->getPointerOperand() != P)
+          continue;
+        E.addType(GEP->getSourceElementType());
+        // A union's type says nothing; how its members are accessed does.
+        if (holdsUnion(GEP->getSourceElementType()) && Seen.insert(GEP).second)
+          Work.push_back(GEP);
       } else if (isa<PHINode, SelectInst>(U) && Seen.insert(U).second) {
         Work.push_back(U);
       } else if (reallocates(*U, P) && Seen.insert(U).second) {
@@ -426,6 +448,8 @@ RangeLayout layoutUnder(const Value *Ptr, uint64_t Bytes,
   uint64_t Covered = 0;
   for (const MemoryRun &Run : layoutRuns(S, DL))
     if (Run.Offset < R.End && Run.Offset + Run.Bytes > R.Begin) {
+      if (Run.Kind == ElementKind::Unknown)
+        return RangeLayout(); // a union there: the layout does not tell
       R.Runs.push_back(Run);
       Covered += std::min(Run.Offset + Run.Bytes, R.End) -
                  std::max(Run.Offset, R.Begin);
@@ -629,6 +653,8 @@ static void appendRuns(Type *T, uint64_t Offset, const DataLayout &DL,
     Append(ElementKind::F32);
   else if (T->isPointerTy())
     Append(ElementKind::Pointer);
+  else if (isUnion(T))
+    Append(ElementKind::Unknown);
   else if (auto *S = dyn_cast<StructType>(T)) {
     const StructLayout *SL = DL.getStructLayout(S);
     for (unsigned I = 0; I < S->getNumElements(); ++I)

@@ -85,8 +85,16 @@ struct MemoryRun {
 
 /// The floating-point and pointer stretches of \p T's memory image (integer
 /// and padding bytes are left out), adjacent stretches of a kind merged.
+/// A union is a stretch of Unknown kind: its type does not say what it
+/// holds.
 llvm::SmallVector<MemoryRun, 4> layoutRuns(llvm::Type *T,
                                            const llvm::DataLayout &DL);
+
+/// Whether \p T is a union or an array or struct with one inside: its type
+/// tells only part of what the memory holds (`struct { int kind; union {
+/// long n; double w; } u; }` would pass for integers), since clang lays a
+/// union out as one of its members.
+bool holdsUnion(const llvm::Type *T);
 
 /// double, float or ptr for those kinds; null for the others.
 llvm::Type *scalarTypeOf(ElementKind Kind, llvm::LLVMContext &C);

@@ -629,6 +629,13 @@ void GradientGenerator::reverseDifferentiatedCall(CallBase &Call) {
     checkHandedInteger(Call, Arg);
   }
   DiffSignature S = signatureAt(Call, Callee);
+  for (unsigned I = 0; I < S.Args.size(); ++I)
+    if (S.Args[I] == ArgActivity::Dup && Call.isByValArgument(I) &&
+        holdsUnion(Call.getParamByValType(I)))
+      unsupported(Call, "union passed by value: its type does not say "
+                        "whether it holds floating-point data or pointers, "
+                        "whose shadows the callee's copy needs (pass it by "
+                        "pointer)");
   Value *RetAdj = nullptr;
   if (S.ActiveReturn)
     RetAdj = takeAdjoint(&Call);

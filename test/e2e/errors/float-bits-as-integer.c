@@ -10,9 +10,9 @@
 
 double rsqrt(double x) {
   double y = x;
-  // O2: float-bits-as-integer.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'rsqrt{{(.capsule.step)?}}': floating-point value reinterpreted as bits
+  // O2: float-bits-as-integer.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'rsqrt': floating-point value reinterpreted as bits
   int64_t i = *(int64_t *)&y;
-  // O0: float-bits-as-integer.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'rsqrt{{(.capsule.step)?}}': floating-point data read as integer bits
+  // O0: float-bits-as-integer.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'rsqrt': floating-point data read as integer bits
   i = 0x5fe6eb50c7b537a9 - (i >> 1);
   y = *(double *)&i;
   return y * (1.5 - 0.5 * x * y * y);
