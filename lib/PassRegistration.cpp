@@ -11,8 +11,8 @@
 //    moves it (to the pipeline start, or after vectorization) to repeat
 //    them.
 //===----------------------------------------------------------------------===//
-#include "AutodiffPass.h"
-#include "InterruptPass.h"
+#include "Interrupt/InterruptPass.h"
+#include "Reverse/AutodiffPass.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"

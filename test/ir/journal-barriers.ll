@@ -1,4 +1,4 @@
-; Journal barriers in interruptible code (lib/JournalBarriers.cpp). Each
+; Journal barriers in interruptible code (lib/Interrupt/JournalBarriers.cpp). Each
 ; function reads the journal depth once. A store of at most one granule
 ; tests the journal's filter before calling in; a loop whose stores cover a
 ; range known before it (affine addresses, known trip count, every

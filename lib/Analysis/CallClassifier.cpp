@@ -1,0 +1,265 @@
+//===- CallClassifier.cpp - What a call means to differentiation ----------===//
+#include "Analysis/CallClassifier.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+static std::optional<MathOp> mathIntrinsic(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::sin:
+    return MathOp::Sin;
+  case Intrinsic::cos:
+    return MathOp::Cos;
+  case Intrinsic::tan:
+    return MathOp::Tan;
+  case Intrinsic::exp:
+    return MathOp::Exp;
+  case Intrinsic::exp2:
+    return MathOp::Exp2;
+  case Intrinsic::log:
+    return MathOp::Log;
+  case Intrinsic::log2:
+    return MathOp::Log2;
+  case Intrinsic::log10:
+    return MathOp::Log10;
+  case Intrinsic::sqrt:
+    return MathOp::Sqrt;
+  case Intrinsic::pow:
+    return MathOp::Pow;
+  case Intrinsic::powi:
+    return MathOp::Powi;
+  case Intrinsic::fabs:
+    return MathOp::Fabs;
+  case Intrinsic::minnum:
+  case Intrinsic::minimum:
+    return MathOp::Fmin;
+  case Intrinsic::maxnum:
+  case Intrinsic::maximum:
+    return MathOp::Fmax;
+  case Intrinsic::copysign:
+    return MathOp::Copysign;
+  case Intrinsic::fma:
+    return MathOp::Fma;
+  case Intrinsic::fmuladd:
+    return MathOp::FMulAdd;
+  case Intrinsic::ldexp:
+    return MathOp::Ldexp;
+  case Intrinsic::canonicalize:
+  case Intrinsic::arithmetic_fence:
+    return MathOp::Identity;
+  case Intrinsic::floor:
+  case Intrinsic::ceil:
+  case Intrinsic::trunc:
+  case Intrinsic::round:
+  case Intrinsic::roundeven:
+  case Intrinsic::rint:
+  case Intrinsic::nearbyint:
+    return MathOp::Piecewise;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// libm functions by their double-precision name; the float variant is the
+/// same name with an `f` suffix.
+static std::optional<MathOp> mathLibcall(StringRef Name) {
+  static const StringMap<MathOp> Table = {{"sin", MathOp::Sin},
+                                          {"cos", MathOp::Cos},
+                                          {"tan", MathOp::Tan},
+                                          {"asin", MathOp::Asin},
+                                          {"acos", MathOp::Acos},
+                                          {"atan", MathOp::Atan},
+                                          {"atan2", MathOp::Atan2},
+                                          {"sinh", MathOp::Sinh},
+                                          {"cosh", MathOp::Cosh},
+                                          {"tanh", MathOp::Tanh},
+                                          {"exp", MathOp::Exp},
+                                          {"exp2", MathOp::Exp2},
+                                          {"expm1", MathOp::Expm1},
+                                          {"log", MathOp::Log},
+                                          {"log2", MathOp::Log2},
+                                          {"log10", MathOp::Log10},
+                                          {"log1p", MathOp::Log1p},
+                                          {"sqrt", MathOp::Sqrt},
+                                          {"cbrt", MathOp::Cbrt},
+                                          {"pow", MathOp::Pow},
+                                          {"hypot", MathOp::Hypot},
+                                          {"fabs", MathOp::Fabs},
+                                          {"fmin", MathOp::Fmin},
+                                          {"fmax", MathOp::Fmax},
+                                          {"copysign", MathOp::Copysign},
+                                          {"fmod", MathOp::Fmod},
+                                          {"fma", MathOp::Fma},
+                                          {"erf", MathOp::Erf},
+                                          {"ldexp", MathOp::Ldexp},
+                                          {"floor", MathOp::Piecewise},
+                                          {"ceil", MathOp::Piecewise},
+                                          {"trunc", MathOp::Piecewise},
+                                          {"round", MathOp::Piecewise},
+                                          {"rint", MathOp::Piecewise},
+                                          {"nearbyint", MathOp::Piecewise},
+                                          {"roundeven", MathOp::Piecewise}};
+  auto It = Table.find(Name);
+  if (It != Table.end())
+    return It->second;
+  if (Name.ends_with("f")) {
+    It = Table.find(Name.drop_back());
+    if (It != Table.end())
+      return It->second;
+  }
+  return std::nullopt;
+}
+
+static std::optional<CalleeKind> memoryIntrinsic(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::memcpy:
+  case Intrinsic::memcpy_inline:
+  case Intrinsic::memmove:
+    return CalleeKind::MemTransfer;
+  case Intrinsic::memset:
+  case Intrinsic::memset_inline:
+    return CalleeKind::MemSet;
+  case Intrinsic::launder_invariant_group:
+  case Intrinsic::strip_invariant_group:
+  case Intrinsic::threadlocal_address:
+    return CalleeKind::PointerCast;
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+  case Intrinsic::invariant_start:
+  case Intrinsic::invariant_end:
+  case Intrinsic::assume:
+  case Intrinsic::experimental_noalias_scope_decl:
+  case Intrinsic::objectsize:
+  case Intrinsic::prefetch:
+  case Intrinsic::var_annotation:
+  case Intrinsic::expect:
+  case Intrinsic::is_constant:
+  case Intrinsic::is_fpclass:
+  case Intrinsic::trap:
+  case Intrinsic::debugtrap:
+  case Intrinsic::stacksave:
+  case Intrinsic::stackrestore:
+  case Intrinsic::donothing:
+  case Intrinsic::sideeffect:
+  case Intrinsic::dbg_declare:
+  case Intrinsic::dbg_value:
+  case Intrinsic::dbg_label:
+  case Intrinsic::dbg_assign:
+    return CalleeKind::NoDerivative;
+  default:
+    return std::nullopt;
+  }
+}
+
+static std::optional<CalleeKind> allocationFunction(StringRef Name) {
+  return StringSwitch<std::optional<CalleeKind>>(Name)
+      .Cases("malloc", "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t",
+             "_ZnamRKSt9nothrow_t", CalleeKind::Alloc)
+      .Case("calloc", CalleeKind::Calloc)
+      .Case("aligned_alloc", CalleeKind::AlignedAlloc)
+      .Case("realloc", CalleeKind::Realloc)
+      .Cases("free", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", CalleeKind::Free)
+      // The deterministic allocator interruptible code calls instead.
+      .Case("__capsule_malloc", CalleeKind::Alloc)
+      .Case("__capsule_calloc", CalleeKind::Calloc)
+      .Case("__capsule_aligned_alloc", CalleeKind::AlignedAlloc)
+      .Case("__capsule_realloc", CalleeKind::Realloc)
+      .Case("__capsule_free", CalleeKind::Free)
+      .Default(std::nullopt);
+}
+
+/// External functions whose effects never carry derivatives: output,
+/// string inspection, termination and C++ exception machinery.
+static bool hasNoDerivative(StringRef Name) {
+  if (Name.starts_with("_ZSt") && Name.contains("__throw_"))
+    return true;
+  return StringSwitch<bool>(Name)
+      .Cases("printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs", true)
+      .Cases("putchar", "fputc", "putc", "fwrite", "fflush", "perror", true)
+      .Cases("sprintf", "snprintf", "strlen", "strcmp", "strncmp", "memcmp",
+             true)
+      .Cases("exit", "abort", "_exit", "__assert_fail", true)
+      // The bookkeeping of interruptible code: saving memory for capsules,
+      // growing the frame stack, sizing a block to reallocate.
+      .Cases("__capsule_journal_write", "__capsule_journal_barrier",
+             "__capsule_frame_grow", "__capsule_arena_usable_size", true)
+      // Replay of non-deterministic calls' results (ReplayCalls.h).
+      .Cases("__capsule_replay_pending", "__capsule_replay_take",
+             "__capsule_replay_take_f64", "__capsule_replay_take_f32", true)
+      .Cases("__capsule_replay_take_bytes", "__capsule_replay_will_write",
+             "__capsule_replay_record", "__capsule_replay_record_f64",
+             "__capsule_replay_record_f32", "__capsule_replay_record_bytes",
+             true)
+      // Loop-iteration checkpointing's marker, outside checkpointed code.
+      .Case("capsule_checkpoint_iteration", true)
+      .Cases("__cxa_throw", "__cxa_allocate_exception", "__cxa_begin_catch",
+             "__cxa_end_catch", "__cxa_rethrow", "_ZSt9terminatev", true)
+      .Default(false);
+}
+
+CalleeInfo classifyCall(const CallBase &Call) {
+  if (Function *F = Call.getCalledFunction())
+    return classifyFunction(*F);
+  bool Variadic = Call.getFunctionType()->isVarArg();
+  return {Call.isInlineAsm() || Variadic ? CalleeKind::External
+                                         : CalleeKind::Indirect};
+}
+
+CalleeInfo classifyFunction(Function &Fn) {
+  Function *F = &Fn;
+  // Derivatives have fixed parameter lists: a variadic callee (other than
+  // the known output functions) is one whose derivative Capsule cannot make.
+  bool Variadic = F->isVarArg();
+  if (Intrinsic::ID ID = F->getIntrinsicID()) {
+    if (std::optional<MathOp> Op = mathIntrinsic(ID))
+      return {CalleeKind::Math, *Op, F};
+    if (std::optional<CalleeKind> Kind = memoryIntrinsic(ID))
+      return {*Kind, MathOp::Identity, F};
+    return {CalleeKind::External, MathOp::Identity, F};
+  }
+  if (!F->isDeclaration())
+    return {Variadic ? CalleeKind::External : CalleeKind::Module,
+            MathOp::Identity, F};
+  StringRef Name = F->getName();
+  if (std::optional<MathOp> Op = mathLibcall(Name))
+    return {CalleeKind::Math, *Op, F};
+  if (std::optional<CalleeKind> Kind = allocationFunction(Name))
+    return {*Kind, MathOp::Identity, F};
+  if (hasNoDerivative(Name))
+    return {CalleeKind::NoDerivative, MathOp::Identity, F};
+  return {CalleeKind::External, MathOp::Identity, F};
+}
+
+bool isAllocatedInside(const Value *Object) {
+  if (isa<AllocaInst>(Object))
+    return true;
+  auto *Call = dyn_cast<CallBase>(Object);
+  if (!Call)
+    return false;
+  CalleeKind Kind = classifyCall(*Call).Kind;
+  return Kind == CalleeKind::Alloc || Kind == CalleeKind::Calloc ||
+         Kind == CalleeKind::AlignedAlloc;
+}
+
+SmallVector<Function *, 4> indirectCallTargets(Module &M, FunctionType *FT,
+                                               bool IncludeDeclarations) {
+  SmallVector<Function *, 4> Targets;
+  for (Function &F : M)
+    if ((!F.isDeclaration() || (IncludeDeclarations && !F.isIntrinsic())) &&
+        F.getFunctionType() == FT &&
+        F.hasAddressTaken(nullptr, /*IgnoreCallbackUses=*/false,
+                          /*IgnoreAssumeLikeCalls=*/true,
+                          /*IgnoreLLVMUsed=*/true) &&
+        !F.getName().contains(".capsule."))
+      Targets.push_back(&F);
+  return Targets;
+}
+
+} // namespace capsule

@@ -1,0 +1,343 @@
+//===- InterruptibleBuilder.cpp - Interruptible variants of a call graph -===//
+//
+// For the roots and every function they may call:
+//  1. clone each into canonical form (Preprocess), dispatch its indirect
+//     calls to direct ones and point its calls at the other clones;
+//  2. classify the clones into bounded leaves and resumable functions and
+//     count their steps (StepModel);
+//  3. instrument them: step charges, journal barriers, deterministic
+//     allocation (StepInstrumentation);
+//  4. turn each resumable clone into a step function (ResumableSplitter);
+//  5. describe each root to the runtime (a capsule_entry constant).
+//===----------------------------------------------------------------------===//
+#include "Interrupt/InterruptibleBuilder.h"
+
+#include "Analysis/CallClassifier.h"
+#include "Interrupt/ReplayCalls.h"
+#include "Interrupt/ResumableSplitter.h"
+#include "Interrupt/StepInstrumentation.h"
+#include "Interrupt/StepModel.h"
+#include "Support/Diagnostics.h"
+#include "Support/GeneratedCode.h"
+#include "Support/IndirectDispatch.h"
+#include "Support/Preprocess.h"
+#include "Support/RuntimeABI.h"
+#include "Support/RuntimeStateInRegisters.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+namespace {
+
+/// Builds the interruptible variants of everything reachable from the
+/// roots; returns the capsule_entry constant of each root, or nothing after
+/// reporting errors.
+class InterruptibleBuilder {
+public:
+  InterruptibleBuilder(Module &M, RuntimeABI &ABI, bool ForCheckpointing)
+      : M(M), ABI(ABI), ForCheckpointing(ForCheckpointing) {}
+
+  std::optional<DenseMap<Function *, InterruptibleRoot>>
+  build(ArrayRef<Function *> Roots);
+
+private:
+  bool cloneReachable(ArrayRef<Function *> Roots);
+  Function *routeIterationMarkers();
+  bool checkCloneable(Function &F);
+  void dispatchIndirectCalls(Function &Clone, const Function &Origin);
+  void callClones(Function &Clone);
+  GlobalVariable *entryOf(Function &Root, Function &Step, uint64_t Bytes);
+  void discardGenerated();
+
+  Module &M;
+  RuntimeABI &ABI;
+  bool ForCheckpointing;
+  /// Original function -> its clone, in reach order.
+  MapVector<Function *, Function *> Clones;
+  StepFunctions Steps;
+};
+
+} // namespace
+
+/// Where a problem with a whole function is reported: its first
+/// instruction with a source location, if any.
+static Instruction &firstLocatedInstruction(Function &F) {
+  for (Instruction &I : instructions(F))
+    if (I.getDebugLoc())
+      return I;
+  return *F.getEntryBlock().getFirstNonPHIOrDbg();
+}
+
+/// Whether landing pad \p Pad catches exceptions of some type, i.e. code
+/// that handles an error and goes on. catch (...) in the C++ library only
+/// cleans up and rethrows, or calls std::terminate.
+static bool catchesTyped(const LandingPadInst &Pad) {
+  for (unsigned I = 0, E = Pad.getNumClauses(); I < E; ++I)
+    if (Pad.isCatch(I) && !isa<ConstantPointerNull>(Pad.getClause(I)))
+      return true;
+  return false;
+}
+
+/// Exceptions cannot unwind through step functions (a yield returns through
+/// the same frames), so code that catches them to go on is refused in
+/// interruptible runs, whose primal behaviour must not change. A checkpointed
+/// gradient accepts it as the plain gradient does: invokes become calls and
+/// handlers are dropped. Throwing out of either is not supported
+/// (docs/interrupt.md).
+bool InterruptibleBuilder::checkCloneable(Function &F) {
+  if (F.isVarArg()) {
+    reportNotInterruptible(firstLocatedInstruction(F), F,
+                           "functions with a variable number of arguments "
+                           "are not supported");
+    return false;
+  }
+  for (Instruction &I : instructions(F))
+    if (auto *Pad = dyn_cast<LandingPadInst>(&I))
+      if (!ForCheckpointing && catchesTyped(*Pad)) {
+        reportNotInterruptible(*Pad, F,
+                               "catching C++ exceptions is not supported in "
+                               "interruptible code");
+        return false;
+      }
+  return true;
+}
+
+/// Clones the roots and, transitively, every function the canonical clones
+/// may call, directly or through function pointers (so code only reachable
+/// from landing pads, which canonicalization drops, is not cloned).
+bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
+  bool Ok = true;
+  SetVector<Function *> Work(Roots.begin(), Roots.end());
+  for (size_t I = 0; I < Work.size(); ++I) {
+    Function *F = Work[I];
+    if (!checkCloneable(*F)) {
+      Ok = false;
+      continue;
+    }
+    Function *Clone = prepareForDifferentiation(*F);
+    Clone->setName(F->getName() + ".capsule.interruptible");
+    Clones[F] = Clone;
+    for (Instruction &Inst : instructions(*Clone)) {
+      auto *Call = dyn_cast<CallBase>(&Inst);
+      if (!Call || Call->isInlineAsm())
+        continue;
+      if (Function *Callee = definedCallee(*Call))
+        Work.insert(Callee);
+      else if (!Call->getCalledFunction())
+        for (Function *Target : indirectCallTargets(M, Call->getFunctionType()))
+          Work.insert(Target);
+    }
+  }
+  return Ok;
+}
+
+void InterruptibleBuilder::dispatchIndirectCalls(Function &Clone,
+                                                 const Function &Origin) {
+  SmallVector<CallBase *, 4> Indirect;
+  for (Instruction &I : instructions(Clone))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (!Call->getCalledFunction() && !Call->isInlineAsm())
+        Indirect.push_back(Call);
+  for (CallBase *Call : Indirect) {
+    IRBuilder<> B(Call);
+    SmallVector<Value *, 8> Args(Call->args());
+    Value *Result = emitIndirectDispatch(
+        B, ABI, *Call, Call->getCalledOperand(), Call->getType(), Origin,
+        [&](IRBuilder<> &TB, Function *Target) -> Value * {
+          CallInst *Direct = TB.CreateCall(Target, Args);
+          Direct->setDebugLoc(Call->getDebugLoc());
+          return Call->getType()->isVoidTy() ? nullptr : Direct;
+        },
+        // External targets become direct calls that instrumentation then
+        // treats as such (free goes to the arena, printf is reported).
+        /*IncludeDeclarations=*/true);
+    if (Result)
+      Call->replaceAllUsesWith(Result);
+    Call->eraseFromParent();
+  }
+}
+
+void InterruptibleBuilder::callClones(Function &Clone) {
+  for (Instruction &I : instructions(Clone))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (Function *Callee = Call->getCalledFunction())
+        if (Function *Target = Clones.lookup(Callee))
+          // A replayed call runs the program's own function, once.
+          if (!isReplayedCall(*Call))
+            Call->setCalledFunction(Target);
+}
+
+GlobalVariable *InterruptibleBuilder::entryOf(Function &Root, Function &Step,
+                                              uint64_t Bytes) {
+  const DataLayout &DL = M.getDataLayout();
+  Type *RetTy = Root.getReturnType();
+  uint64_t ResultBytes = RetTy->isVoidTy() ? 0 : DL.getTypeStoreSize(RetTy);
+  IRBuilder<> B(M.getContext());
+  Constant *Name = B.CreateGlobalStringPtr(
+      displayName(Root), Root.getName() + ".capsule.name", 0, &M);
+  StructType *Ty = ABI.entryType();
+  Constant *Init = ConstantStruct::get(
+      Ty, {&Step, B.getInt64(Bytes), B.getInt64(frameHeader(Root).ResultOffset),
+           B.getInt64(ResultBytes), Name});
+  return new GlobalVariable(M, Ty, /*isConstant=*/true,
+                            GlobalValue::PrivateLinkage, Init,
+                            Root.getName() + ".capsule.entry");
+}
+
+/// Loop-iteration checkpointing: calls of capsule_checkpoint_iteration()
+/// in checkpointed code become calls of one new resumable function, the
+/// iteration boundary, whose calls are then the only steps and its entry the
+/// only yield point, so that stages start and end at iteration boundaries.
+/// Interrupted runs ignore the marker (its calls go). Returns the boundary,
+/// or null when there is none.
+Function *InterruptibleBuilder::routeIterationMarkers() {
+  SmallVector<CallBase *, 4> Markers;
+  for (auto &[F, Clone] : Clones)
+    for (Instruction &I : instructions(*Clone))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (Function *Callee = Call->getCalledFunction())
+          if (Callee->getName() == IterationMarkerName)
+            Markers.push_back(Call);
+  if (Markers.empty())
+    return nullptr;
+  if (!ForCheckpointing) {
+    for (CallBase *Call : Markers)
+      Call->eraseFromParent();
+    return nullptr;
+  }
+  LLVMContext &C = M.getContext();
+  Function *Boundary = Function::Create(
+      FunctionType::get(Type::getVoidTy(C), /*isVarArg=*/false),
+      GlobalValue::InternalLinkage, "capsule.iteration.boundary", M);
+  ReturnInst::Create(C, BasicBlock::Create(C, "entry", Boundary));
+  for (CallBase *Call : Markers)
+    Call->setCalledFunction(Boundary);
+  Clones[Boundary] = Boundary;
+  return Boundary;
+}
+
+/// After an error: the half-built functions go, so that the module stays
+/// valid until the compilation stops.
+void InterruptibleBuilder::discardGenerated() {
+  SmallVector<Function *, 16> Generated;
+  for (auto &[F, Clone] : Clones)
+    Generated.push_back(Clone);
+  for (auto &[Clone, Step] : Steps)
+    Generated.push_back(Step);
+  for (Function *F : Generated)
+    F->dropAllReferences();
+  for (Function *F : Generated) {
+    F->replaceAllUsesWith(PoisonValue::get(F->getType()));
+    F->eraseFromParent();
+  }
+}
+
+std::optional<DenseMap<Function *, InterruptibleRoot>>
+InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
+  bool Ok = cloneReachable(Roots);
+  Function *Boundary = routeIterationMarkers();
+  if (ForCheckpointing)
+    for (auto &[F, Clone] : Clones) {
+      reallocateByCopying(*Clone, ABI);
+      recordCopyKinds(*Clone);
+    }
+  for (auto &[F, Clone] : Clones)
+    dispatchIndirectCalls(*Clone, *F);
+  for (auto &[F, Clone] : Clones)
+    Ok &= replayNondeterministicCalls(*Clone, *F, ABI);
+  for (auto &[F, Clone] : Clones)
+    callClones(*Clone);
+
+  SmallVector<Function *, 16> AllClones, RootClones;
+  for (auto &[F, Clone] : Clones)
+    AllClones.push_back(Clone);
+  for (Function *Root : Roots)
+    RootClones.push_back(Clones.lookup(Root));
+  if (Boundary)
+    RootClones.push_back(Boundary);
+  StepModel Model(AllClones, RootClones, Boundary);
+  SmallPtrSet<BasicBlock *, 16> AtomicHeaders;
+  for (auto &[F, Clone] : Clones)
+    Ok &= instrumentForInterruption(*Clone, *F, Model, ABI, AtomicHeaders);
+
+  LLVMContext &C = M.getContext();
+  FunctionType *StepTy = FunctionType::get(
+      Type::getInt1Ty(C), {PointerType::getUnqual(C)}, /*isVarArg=*/false);
+  SmallVector<Function *, 16> Leaves;
+  for (auto &[F, Clone] : Clones) {
+    if (!Model.isResumable(*Clone)) {
+      Clone->setName(F->getName() + ".capsule.leaf");
+      Leaves.push_back(Clone);
+      continue;
+    }
+    Function *Step = Function::Create(StepTy, GlobalValue::InternalLinkage,
+                                      F->getName() + ".capsule.step", M);
+    // Code generation must see the same target as for the original.
+    for (StringRef Attr : {"target-cpu", "target-features", "tune-cpu"})
+      if (F->hasFnAttribute(Attr))
+        Step->addFnAttr(F->getFnAttribute(Attr));
+    Steps[Clone] = Step;
+  }
+  if (!Ok) {
+    discardGenerated();
+    return std::nullopt;
+  }
+  DenseMap<Function *, InterruptibleRoot> Entries;
+  for (auto &[F, Clone] : Clones) {
+    Function *Step = Steps.lookup(Clone);
+    if (!Step)
+      continue;
+    uint64_t FrameBytes = buildStepFunction(*Clone, Steps, ABI, AtomicHeaders,
+                                            !Boundary || Clone == Boundary);
+    if (is_contained(Roots, F))
+      Entries[F] = {Step, entryOf(*F, *Step, FrameBytes), Boundary != nullptr};
+  }
+  // The resumable clones' bodies now live in their step functions.
+  SmallPtrSet<Function *, 16> StepFns;
+  for (auto &[Clone, Step] : Steps) {
+    Clone->eraseFromParent();
+    StepFns.insert(Step);
+  }
+  for (Function *Step : StepFns)
+    keepBudgetInRegister(*Step, StepFns, ABI);
+  if (ForCheckpointing) {
+    for (Function *Step : StepFns)
+      Step->addFnAttr(CheckpointedCodeAttr);
+    for (Function *Leaf : Leaves)
+      Leaf->addFnAttr(CheckpointedCodeAttr);
+  }
+  return Entries;
+}
+
+std::optional<DenseMap<Function *, InterruptibleRoot>>
+buildInterruptible(Module &M, RuntimeABI &ABI, ArrayRef<Function *> Roots,
+                   bool ForCheckpointing) {
+  return InterruptibleBuilder(M, ABI, ForCheckpointing).build(Roots);
+}
+
+Value *emitRootFrame(IRBuilder<> &B, RuntimeABI &ABI,
+                     const InterruptibleRoot &Root, const Function &Fn,
+                     ArrayRef<Value *> Args) {
+  Value *Frame = B.CreateCall(ABI.rootFrame(), {Root.Entry}, "frame");
+  FrameHeader H = frameHeader(Fn);
+  const DataLayout &DL = Fn.getDataLayout();
+  for (auto [I, Arg] : enumerate(Args)) {
+    Value *Slot =
+        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Frame, H.ArgOffsets[I]);
+    // A struct passed by value is the callee's own copy: the frame holds it.
+    if (Fn.getArg(I)->hasByValAttr())
+      B.CreateMemCpy(Slot, MaybeAlign(), Arg, MaybeAlign(),
+                     DL.getTypeAllocSize(H.ArgTypes[I]));
+    else
+      B.CreateStore(Arg, Slot);
+  }
+  return Frame;
+}
+
+} // namespace capsule

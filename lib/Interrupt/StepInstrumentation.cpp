@@ -1,0 +1,366 @@
+//===- StepInstrumentation.cpp - Steps, journal and arenas for a clone ----===//
+//
+// The three things interruptible execution needs from every instruction of
+// a clone, apart from yielding (ResumableSplitter.cpp):
+//  - steps: each block of a resumable function subtracts its cost from the
+//    thread's budget on entry (bounded leaves are charged by their callers);
+//  - memory: a store may be undone when a capsule is resumed, so the journal
+//    sees it first (stores to a leaf's own stack slots, which die before
+//    any yield, skip the barrier; the runtime ignores the rest of the run's
+//    machine stack, e.g. byval copies, which no static check can see);
+//  - allocation: addresses must repeat when a capsule is resumed, so
+//    malloc and its kin go to the runtime's deterministic allocator.
+//===----------------------------------------------------------------------===//
+#include "Interrupt/StepInstrumentation.h"
+
+#include "Analysis/CallClassifier.h"
+#include "Analysis/MemoryKinds.h"
+#include "Interrupt/AtomicLoops.h"
+#include "Interrupt/JournalBarriers.h"
+#include "Interrupt/ReplayCalls.h"
+#include "Interrupt/ResumableSplitter.h"
+#include "Interrupt/StepModel.h"
+#include "Support/Diagnostics.h"
+#include "Support/RuntimeABI.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+void reallocateByCopying(Function &F, RuntimeABI &ABI) {
+  SmallVector<CallBase *, 4> Reallocs;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (classifyCall(*Call).Kind == CalleeKind::Realloc)
+        Reallocs.push_back(Call);
+  Module &M = *F.getParent();
+  for (CallBase *Call : Reallocs) {
+    IRBuilder<> B(Call);
+    Value *Old = Call->getArgOperand(0);
+    Value *Bytes = B.CreateZExtOrTrunc(Call->getArgOperand(1), B.getInt64Ty());
+    FunctionCallee Malloc =
+        M.getOrInsertFunction("malloc", B.getPtrTy(), B.getInt64Ty());
+    FunctionCallee Free =
+        M.getOrInsertFunction("free", B.getVoidTy(), B.getPtrTy());
+    CallInst *New = B.CreateCall(Malloc, {Bytes});
+    Value *Held = B.CreateCall(ABI.arenaUsableSize(), {Old});
+    Value *Kept = B.CreateBinaryIntrinsic(Intrinsic::umin, Held, Bytes);
+    CallInst *Copy = B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), Kept);
+    if (ElementKind K = copiedElementKind(*Call); K != ElementKind::Unknown)
+      recordCopiedKind(*Copy, K);
+    B.CreateCall(Free, {Old});
+    New->setDebugLoc(Call->getDebugLoc());
+    New->takeName(Call);
+    Call->replaceAllUsesWith(New);
+    Call->eraseFromParent();
+  }
+}
+
+void recordCopyKinds(Function &F) {
+  // Unknown is recorded too: once the function is split, what its copies
+  // reach is partly hidden in records, and a kind found from what remains
+  // (the pointer fields beside a union) would pass for an answer.
+  for (Instruction &I : instructions(F))
+    if (auto *Copy = dyn_cast<AnyMemTransferInst>(&I))
+      recordCopiedKind(*Copy, copiedElementKind(*Copy));
+}
+
+/// libm functions that write only through their pointer arguments: which
+/// arguments, and how many bytes each.
+static ArrayRef<std::pair<unsigned, unsigned>> libmOutputs(StringRef Name) {
+  static const std::pair<unsigned, unsigned> Second8[] = {{1, 8}},
+                                             Second4[] = {{1, 4}},
+                                             Third4[] = {{2, 4}},
+                                             Both8[] = {{1, 8}, {2, 8}},
+                                             Both4[] = {{1, 4}, {2, 4}};
+  return StringSwitch<ArrayRef<std::pair<unsigned, unsigned>>>(Name)
+      .Case("modf", Second8)
+      .Cases("modff", "frexp", "frexpf", "lgamma_r", "lgammaf_r", Second4)
+      .Cases("remquo", "remquof", Third4)
+      .Case("sincos", Both8)
+      .Case("sincosf", Both4)
+      .Default({});
+}
+
+/// libm functions without derivative rules that have no side effects a
+/// resumed capsule could repeat (lgamma's signgam aside, which it rewrites
+/// identically).
+static bool isPureLibm(StringRef Name) {
+  Name.consume_back("f");
+  return StringSwitch<bool>(Name)
+      .Cases("fmod", "remainder", "lround", "llround", "lrint", "llrint", true)
+      .Cases("rint", "nearbyint", "round", "trunc", "floor", "ceil", true)
+      .Cases("fdim", "nextafter", "scalbn", "scalbln", "logb", "ilogb", true)
+      .Cases("erf", "erfc", "tgamma", "lgamma", "fma", "ldexp", true)
+      .Default(false);
+}
+
+/// C++17's operators new and delete for over-aligned types take the
+/// alignment after the size; the C allocator takes it first.
+static std::optional<CalleeKind> alignedNewOrDelete(StringRef Name) {
+  return StringSwitch<std::optional<CalleeKind>>(Name)
+      .Cases("_ZnwmSt11align_val_t", "_ZnamSt11align_val_t",
+             "_ZnwmSt11align_val_tRKSt9nothrow_t",
+             "_ZnamSt11align_val_tRKSt9nothrow_t", CalleeKind::AlignedAlloc)
+      .Cases("_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t",
+             "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t",
+             CalleeKind::Free)
+      .Default(std::nullopt);
+}
+
+namespace {
+
+class Instrumenter {
+public:
+  Instrumenter(Function &F, const Function &Origin, const StepModel &Model,
+               RuntimeABI &ABI, SmallPtrSetImpl<BasicBlock *> &AtomicHeaders)
+      : F(F), Origin(Origin), Model(Model), ABI(ABI),
+        Resumable(Model.isResumable(F)), AtomicHeaders(AtomicHeaders) {}
+
+  bool run();
+
+private:
+  /// Where a write goes and how many bytes it writes, or nothing if \p I
+  /// writes no memory the journal must see.
+  struct Write {
+    Value *Addr;
+    Value *Bytes;
+    Align Alignment;
+  };
+  std::optional<Write> journaledWrite(Instruction &I);
+  bool diesBeforeAnyYield(Value *Addr) const;
+  bool checkCall(CallBase &Call);
+  bool checkStackSlot(AllocaInst &AI);
+  void redirectAllocation(CallBase &Call, CalleeKind Kind);
+  std::optional<CalleeKind> allocationKind(const CallBase &Call) const;
+  void journalLibmOutputs(CallBase &Call);
+  void chargeBlocks();
+
+  Function &F;
+  const Function &Origin;
+  const StepModel &Model;
+  RuntimeABI &ABI;
+  bool Resumable;
+  SmallPtrSetImpl<BasicBlock *> &AtomicHeaders;
+  bool Failed = false;
+};
+
+} // namespace
+
+/// A leaf runs atomically, so its own stack slots are dead at every yield;
+/// a resumable function's slots move to its frame and must be journaled.
+bool Instrumenter::diesBeforeAnyYield(Value *Addr) const {
+  return !Resumable && isa<AllocaInst>(getUnderlyingObject(Addr));
+}
+
+std::optional<Instrumenter::Write>
+Instrumenter::journaledWrite(Instruction &I) {
+  const DataLayout &DL = F.getDataLayout();
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  auto Bytes = [&](Type *T) {
+    return ConstantInt::get(I64, DL.getTypeStoreSize(T));
+  };
+  std::optional<Write> W;
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    W = Write{SI->getPointerOperand(), Bytes(SI->getValueOperand()->getType()),
+              SI->getAlign()};
+  else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    W = Write{RMW->getPointerOperand(), Bytes(RMW->getValOperand()->getType()),
+              RMW->getAlign()};
+  else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+    W = Write{CX->getPointerOperand(), Bytes(CX->getNewValOperand()->getType()),
+              CX->getAlign()};
+  else if (auto *MI = dyn_cast<MemIntrinsic>(&I))
+    W = Write{MI->getDest(), MI->getLength(), MI->getDestAlign().valueOrOne()};
+  if (W && diesBeforeAnyYield(W->Addr))
+    return std::nullopt;
+  return W;
+}
+
+std::optional<CalleeKind>
+Instrumenter::allocationKind(const CallBase &Call) const {
+  if (Function *Callee = Call.getCalledFunction())
+    if (std::optional<CalleeKind> Kind = alignedNewOrDelete(Callee->getName()))
+      return Kind;
+  CalleeKind Kind = classifyCall(Call).Kind;
+  if (Kind == CalleeKind::Alloc || Kind == CalleeKind::Calloc ||
+      Kind == CalleeKind::AlignedAlloc || Kind == CalleeKind::Realloc ||
+      Kind == CalleeKind::Free)
+    return Kind;
+  return std::nullopt;
+}
+
+void Instrumenter::redirectAllocation(CallBase &Call, CalleeKind Kind) {
+  FunctionCallee Arena = ABI.arenaFunction(Kind);
+  // The C++ spellings carry extra arguments (nothrow tags, sized delete,
+  // alignments of delete) that the C functions do without.
+  unsigned NumParams = Arena.getFunctionType()->getNumParams();
+  SmallVector<Value *, 2> Args(Call.args().begin(),
+                               Call.args().begin() + NumParams);
+  if (Kind == CalleeKind::AlignedAlloc &&
+      alignedNewOrDelete(Call.getCalledFunction()->getName()))
+    std::swap(Args[0], Args[1]);
+  IRBuilder<> B(&Call);
+  CallInst *New = B.CreateCall(Arena, Args);
+  New->setDebugLoc(Call.getDebugLoc());
+  New->takeName(&Call);
+  if (!Call.getType()->isVoidTy())
+    Call.replaceAllUsesWith(New);
+  Call.eraseFromParent();
+}
+
+/// Calls that stay as they are but whose effects a resumed capsule repeats
+/// are reported as warnings; calls the pass cannot make interruptible are
+/// errors.
+bool Instrumenter::checkCall(CallBase &Call) {
+  if (Call.isInlineAsm()) {
+    reportNotInterruptible(Call, Origin, "inline assembly is not supported");
+    return false;
+  }
+  CalleeInfo Info = classifyCall(Call);
+  switch (Info.Kind) {
+  case CalleeKind::Math:
+  case CalleeKind::MemTransfer:
+  case CalleeKind::MemSet:
+  case CalleeKind::PointerCast:
+  case CalleeKind::Module:
+    return true;
+  case CalleeKind::Indirect:
+    llvm_unreachable("indirect calls are dispatched before instrumentation");
+  case CalleeKind::Alloc:
+  case CalleeKind::Calloc:
+  case CalleeKind::AlignedAlloc:
+  case CalleeKind::Realloc:
+  case CalleeKind::Free:
+    return true;
+  case CalleeKind::NoDerivative:
+  case CalleeKind::External:
+    break;
+  }
+  Function *Callee = Call.getCalledFunction();
+  // The runtime's own entry points, pure functions, libm functions whose
+  // writes are journaled, and calls that end the program (exit, abort, a
+  // failed assert) repeat nothing.
+  if (Call.onlyReadsMemory() || Call.doesNotReturn() ||
+      isa<IntrinsicInst>(Call) || allocationKind(Call) || isReplayedCall(Call))
+    return true;
+  if (Callee && (Callee->getName().starts_with("__capsule_") ||
+                 isPureLibm(Callee->getName()) ||
+                 !libmOutputs(Callee->getName()).empty()))
+    return true;
+  warnRepeatedEffect(Call, Origin,
+                     "calls external function '" +
+                         (Callee ? Callee->getName() : StringRef("?")) +
+                         "': its side effects happen again each time a "
+                         "capsule is resumed, and memory it writes is not "
+                         "restored");
+  return true;
+}
+
+/// A resumable function's stack slots move into its frame record, which
+/// has a fixed size and alignment (ResumableSplitter.h).
+bool Instrumenter::checkStackSlot(AllocaInst &AI) {
+  if (!Resumable)
+    return true;
+  std::optional<TypeSize> Size = AI.getAllocationSize(F.getDataLayout());
+  if (!Size || Size->isScalable() || AI.getParent() != &F.getEntryBlock()) {
+    reportNotInterruptible(AI, Origin,
+                           "stack arrays of variable size are not supported "
+                           "in interruptible code; allocate with malloc");
+    return false;
+  }
+  if (AI.getAlign().value() > FrameAlignment) {
+    reportNotInterruptible(AI, Origin,
+                           "stack slots aligned to more than " +
+                               Twine(FrameAlignment) +
+                               " bytes are not supported");
+    return false;
+  }
+  return true;
+}
+
+void Instrumenter::journalLibmOutputs(CallBase &Call) {
+  Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration())
+    return;
+  for (auto [Arg, Bytes] : libmOutputs(Callee->getName())) {
+    IRBuilder<> B(&Call);
+    emitJournalBarrier(B, ABI, Call.getArgOperand(Arg), B.getInt64(Bytes));
+  }
+}
+
+void Instrumenter::chargeBlocks() {
+  DenseMap<BasicBlock *, uint64_t> Costs;
+  for (BasicBlock &BB : F)
+    Costs[&BB] = Model.blockCost(BB);
+  AtomicLoops Atomic = chargeAtomicLoops(F, Costs, Model, ABI);
+  AtomicHeaders.insert(Atomic.Headers.begin(), Atomic.Headers.end());
+  for (auto [BB, Cost] : Costs) {
+    if (!Cost || Atomic.Blocks.count(BB))
+      continue;
+    IRBuilder<> B(BB, BB->getFirstInsertionPt());
+    Value *Budget = ABI.budgetAddress(B);
+    Value *Left = B.CreateLoad(B.getInt64Ty(), Budget, "steps.left");
+    B.CreateStore(B.CreateSub(Left, B.getInt64(Cost)), Budget);
+  }
+}
+
+bool Instrumenter::run() {
+  SmallVector<Instruction *, 32> Writes;
+  SmallVector<std::pair<CallBase *, CalleeKind>, 8> Allocations;
+  SmallVector<CallBase *, 8> OtherCalls;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      if (auto *Call = dyn_cast<CallBase>(&I)) {
+        if (!checkCall(*Call))
+          Failed = true;
+        if (std::optional<CalleeKind> Kind = allocationKind(*Call))
+          Allocations.push_back({Call, *Kind});
+        else
+          OtherCalls.push_back(Call);
+      }
+      if (auto *AI = dyn_cast<AllocaInst>(&I))
+        if (!checkStackSlot(*AI))
+          Failed = true;
+      if (isa<IndirectBrInst>(I) || isa<CallBrInst>(I)) {
+        // Block addresses name the original function's blocks, not the
+        // step function's.
+        reportNotInterruptible(I, Origin,
+                               "computed goto (indirectbr) and asm goto are "
+                               "not supported");
+        Failed = true;
+      }
+      if (journaledWrite(I))
+        Writes.push_back(&I);
+    }
+  // Costs are those of the code as the model saw it, and the budget is the
+  // runtime's, not journaled memory: charge after collecting the writes.
+  if (Resumable)
+    chargeBlocks();
+  for (auto [Call, Kind] : Allocations)
+    redirectAllocation(*Call, Kind);
+  for (CallBase *Call : OtherCalls)
+    journalLibmOutputs(*Call);
+  for (Instruction *I : Writes) {
+    std::optional<Write> W = journaledWrite(*I);
+    IRBuilder<> B(I);
+    emitJournalBarrier(B, ABI, W->Addr, W->Bytes, W->Alignment);
+  }
+  return !Failed;
+}
+
+bool instrumentForInterruption(Function &F, const Function &Origin,
+                               const StepModel &Model, RuntimeABI &ABI,
+                               SmallPtrSetImpl<BasicBlock *> &AtomicHeaders) {
+  return Instrumenter(F, Origin, Model, ABI, AtomicHeaders).run();
+}
+
+} // namespace capsule

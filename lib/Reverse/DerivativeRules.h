@@ -1,0 +1,31 @@
+//===- DerivativeRules.h - Adjoints of elementary functions ------*- C++
+//-*-===//
+#ifndef CAPSULE_DERIVATIVERULES_H
+#define CAPSULE_DERIVATIVERULES_H
+
+#include "Analysis/CallClassifier.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/IR/IRBuilder.h"
+
+namespace capsule {
+
+/// The primal values a rule may ask for, fetched lazily so that only what a
+/// rule really uses is taped.
+struct PrimalOperands {
+  llvm::function_ref<llvm::Value *(unsigned)> Arg;
+  llvm::function_ref<llvm::Value *()> Result;
+};
+
+/// Emits the adjoint contributions of elementary function \p Op given the
+/// adjoint \p D of its result. Entry i of the result is the contribution to
+/// argument i, or null where there is none (integer arguments, piecewise
+/// constant functions). \p Wanted says which arguments need one.
+llvm::SmallVector<llvm::Value *, 3> mathAdjoints(llvm::IRBuilder<> &B,
+                                                 MathOp Op, unsigned NumArgs,
+                                                 llvm::ArrayRef<bool> Wanted,
+                                                 const PrimalOperands &Primal,
+                                                 llvm::Value *D);
+
+} // namespace capsule
+
+#endif

@@ -1,0 +1,357 @@
+//===- Differentiator.cpp - Derivatives of the functions of a module ------===//
+#include "Reverse/Differentiator.h"
+
+#include "Analysis/Activity.h"
+#include "Analysis/MemoryKinds.h"
+#include "Reverse/GradientGenerator.h"
+#include "Support/Diagnostics.h"
+#include "Support/Preprocess.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+StructType *reverseResultType(FunctionType *FT, ArrayRef<ArgActivity> Args) {
+  SmallVector<Type *, 4> Elements;
+  for (unsigned I = 0; I < Args.size(); ++I)
+    if (Args[I] == ArgActivity::Out)
+      Elements.push_back(FT->getParamType(I));
+  return StructType::get(FT->getContext(), Elements);
+}
+
+Type *forwardReturnType(Type *RetTy) {
+  if (!carriesPointer(RetTy))
+    return RetTy;
+  return StructType::get(RetTy->getContext(), {RetTy, RetTy});
+}
+
+/// A readable suffix naming the signature: c/d/o per argument, then r when
+/// the result is active.
+static std::string signatureSuffix(const DiffSignature &Sig) {
+  std::string S = ".";
+  for (ArgActivity A : Sig.Args)
+    S += A == ArgActivity::Dup ? 'd' : A == ArgActivity::Out ? 'o' : 'c';
+  if (Sig.ActiveReturn)
+    S += "r";
+  if (!Sig.TopLevel && Sig.StableArgs)
+    S += ".s" + utohexstr(Sig.StableArgs);
+  return S;
+}
+
+/// f.capsule.fwd.<signature>. A function differentiated both for a marker
+/// and as a callee (recursion) has two derivatives of the same signature;
+/// the second one created says which it is.
+std::string Differentiator::derivativeName(const DiffSignature &Sig,
+                                           StringRef Sweep) const {
+  std::string Name =
+      (Sig.Fn->getName() + ".capsule." + Sweep + signatureSuffix(Sig)).str();
+  if (M.getFunction(Name))
+    Name += Sig.TopLevel ? ".top" : ".nested";
+  return Name;
+}
+
+Differentiator::Differentiator(Module &M, FunctionAnalysisManager &FAM)
+    : M(M), FAM(FAM), ABI(M) {}
+Differentiator::~Differentiator() = default;
+
+Function *Differentiator::declareForward(const DiffSignature &Sig) {
+  FunctionType *FT = Sig.Fn->getFunctionType();
+  SmallVector<Type *, 8> Params(FT->params());
+  for (ArgActivity A : Sig.Args)
+    if (A == ArgActivity::Dup)
+      Params.push_back(PointerType::getUnqual(M.getContext()));
+  auto *Ty =
+      FunctionType::get(forwardReturnType(FT->getReturnType()), Params, false);
+  return Function::Create(Ty, GlobalValue::InternalLinkage,
+                          derivativeName(Sig, Sig.Untaped ? "untaped" : "fwd"),
+                          M);
+}
+
+Function *Differentiator::declareReverse(const DiffSignature &Sig) {
+  FunctionType *FT = Sig.Fn->getFunctionType();
+  SmallVector<Type *, 1> Params;
+  if (Sig.ActiveReturn)
+    Params.push_back(FT->getReturnType());
+  auto *Ty = FunctionType::get(reverseResultType(FT, Sig.Args), Params, false);
+  Function *Rev = Function::Create(Ty, GlobalValue::InternalLinkage,
+                                   derivativeName(Sig, "rev"), M);
+  Rev->addFnAttr(Attribute::NoUnwind);
+  // Reverse sweeps scatter small updates into neighbouring shadow elements
+  // (a stencil's adjoint); vectorized, those become wide loads of memory
+  // just written by narrow stores, which stalls store forwarding. No
+  // vectorizer may touch them: measured A/B at -O2 (docs/design.md), rk4
+  // 6.2 -> 3.2 and rotation 8.9 -> 7.9 gradient/primal, gmm and lstm
+  // unchanged. noimplicitfloat is the attribute both vectorizers honour; it
+  // does not affect the reverse sweep's own floating-point arithmetic.
+  Rev->addFnAttr(Attribute::NoImplicitFloat);
+  return Rev;
+}
+
+Derivative Differentiator::get(const DiffSignature &Sig) {
+  auto It = Derivatives.find(Sig);
+  if (It != Derivatives.end())
+    return It->second;
+  Derivative Dv{declareForward(Sig),
+                Sig.Untaped ? nullptr : declareReverse(Sig)};
+  Derivatives[Sig] = Dv;
+  Pending.push_back(Sig);
+  return Dv;
+}
+
+Function *Differentiator::prepared(Function &F) {
+  Function *&P = Prepared[&F];
+  if (!P)
+    P = prepareForDifferentiation(F);
+  return P;
+}
+
+/// A computed goto jumps to addresses of the user's function's blocks,
+/// which generated code does not have (the interruptible builder refuses it
+/// for the same reason).
+/// clang gathers every `goto *p` of a function in one indirectbr without a
+/// source line; the address it jumps to, or a branch of one of the gotos to
+/// it, has one.
+static const Instruction *computedGoto(const Function &F) {
+  auto HasLine = [](const Instruction *I) {
+    return I && I->getDebugLoc() && I->getDebugLoc().getLine() != 0;
+  };
+  for (const BasicBlock &BB : F) {
+    const Instruction *Goto = BB.getTerminator();
+    if (!isa<IndirectBrInst, CallBrInst>(Goto))
+      continue;
+    SmallVector<const Instruction *, 4> Candidates{Goto};
+    if (auto *IB = dyn_cast<IndirectBrInst>(Goto))
+      Candidates.push_back(dyn_cast<Instruction>(IB->getAddress()));
+    for (const BasicBlock *Pred : predecessors(&BB))
+      Candidates.push_back(Pred->getTerminator());
+    auto Located = find_if(Candidates, HasLine);
+    return Located != Candidates.end() ? *Located : Goto;
+  }
+  return nullptr;
+}
+
+/// Bodies for the derivatives of a function that was refused: the
+/// compilation fails, but the module must stay valid until it does.
+static void giveUnreachableBodies(const Derivative &Dv) {
+  for (Function *F : {Dv.Fwd, Dv.Rev})
+    if (F)
+      new UnreachableInst(F->getContext(),
+                          BasicBlock::Create(F->getContext(), "refused", F));
+}
+
+void Differentiator::run() {
+  while (!Pending.empty()) {
+    DiffSignature Sig = Pending.front();
+    Pending.pop_front();
+    if (const Instruction *Goto = computedGoto(*Sig.Fn)) {
+      reportUnsupported(*Goto, *Sig.Fn,
+                        "computed goto (goto *p, indirectbr) and asm goto "
+                        "are not supported");
+      noteFailure();
+      giveUnreachableBodies(Derivatives[Sig]);
+      continue;
+    }
+    Function &P = *prepared(*Sig.Fn);
+    GradientGenerator(*this, Sig, P, Derivatives[Sig], FAM).run();
+  }
+}
+
+void Differentiator::finish() {
+  // Analyses cached for the scratch clones must not outlive them.
+  FAM.clear();
+  for (auto &[F, P] : Prepared)
+    P->dropAllReferences();
+  for (auto &[F, P] : Prepared)
+    P->eraseFromParent();
+  Prepared.clear();
+}
+
+DiffSignature Differentiator::signatureAtCall(const CallBase &Call,
+                                              Function *Callee,
+                                              const ActivityInfo &AI) const {
+  DiffSignature S;
+  S.Fn = Callee;
+  for (const Use &U : Call.args()) {
+    Type *T = U->getType();
+    if (T->isPointerTy())
+      S.Args.push_back(AI.hasShadow(U) ? ArgActivity::Dup : ArgActivity::Const);
+    else if (carriesFloat(T) && AI.isVaried(U))
+      S.Args.push_back(ArgActivity::Out);
+    else
+      S.Args.push_back(ArgActivity::Const);
+  }
+  S.ActiveReturn = carriesFloat(Call.getType()) && AI.isActive(&Call);
+  return S;
+}
+
+GlobalVariable *Differentiator::shadowGlobal(GlobalVariable *G) {
+  GlobalVariable *&S = ShadowOf[G];
+  if (!S) {
+    S = new GlobalVariable(M, G->getValueType(), /*isConstant=*/false,
+                           GlobalValue::InternalLinkage,
+                           Constant::getNullValue(G->getValueType()),
+                           G->getName() + ".capsule.shadow");
+    S->setAlignment(G->getAlign());
+    ShadowGlobals.push_back(S);
+  }
+  return S;
+}
+
+Constant *Differentiator::shadowOfConstant(Constant *C) {
+  if (!C->getType()->isPointerTy() || !constantHasShadow(C))
+    return nullptr;
+  if (auto *G = dyn_cast<GlobalVariable>(C))
+    return shadowGlobal(G);
+  if (auto *CE = dyn_cast<ConstantExpr>(C)) {
+    SmallVector<Constant *, 4> Ops;
+    for (const Use &U : CE->operands())
+      Ops.push_back(cast<Constant>(U));
+    Ops[0] = shadowOfConstant(Ops[0]);
+    return Ops[0] ? CE->getWithOperands(Ops) : nullptr;
+  }
+  return nullptr;
+}
+
+/// Globals whose address the program stores anywhere (`gp = g;` in main)
+/// may be reached through a pointer the runtime ties to its shadow at each
+/// gradient call (a shadowed pointer global, a pointer table): they get
+/// shadow globals too, even where no differentiated code names them, or
+/// the pointer would be tied to nothing.
+void Differentiator::shadowStoredAddressTargets() {
+  for (Function &F : M) {
+    // Generated code stores shadows, not the program's addresses.
+    if (F.getName().contains(".capsule."))
+      continue;
+    for (Instruction &I : instructions(F))
+      if (auto *SI = dyn_cast<StoreInst>(&I))
+        if (SI->getValueOperand()->getType()->isPointerTy())
+          if (auto *G = dyn_cast<GlobalVariable>(
+                  getUnderlyingObject(SI->getValueOperand()));
+              G && constantHasShadow(G) && !G->getName().contains(".capsule."))
+            shadowGlobal(G);
+  }
+}
+
+/// Globals that shadowed globals point to from their initializers (`double
+/// *wp = W;`) get shadow globals too, even where no code names them, so
+/// that the runtime can give the pointers their shadows.
+void Differentiator::shadowInitializerTargets() {
+  for (size_t I = 0; I < ShadowGlobals.size(); ++I) {
+    GlobalVariable *G = primalOf(ShadowGlobals[I]);
+    if (!G->hasInitializer())
+      continue;
+    SmallVector<Constant *, 8> Work{G->getInitializer()};
+    while (!Work.empty()) {
+      Constant *C = Work.pop_back_val();
+      if (auto *Target = dyn_cast<GlobalVariable>(C)) {
+        if (constantHasShadow(Target))
+          shadowGlobal(Target);
+        continue;
+      }
+      for (Use &U : C->operands())
+        if (auto *Operand = dyn_cast<Constant>(U.get()))
+          Work.push_back(Operand);
+    }
+  }
+}
+
+GlobalVariable *Differentiator::primalOf(GlobalVariable *Shadow) const {
+  for (auto &[Primal, S] : ShadowOf)
+    if (S == Shadow)
+      return Primal;
+  llvm_unreachable("not a shadow global");
+}
+
+/// The runtime's view of the shadow globals: {global, shadow, bytes, name,
+/// offsets of the pointers it holds, their count} each (abi.h).
+GlobalVariable *Differentiator::makeShadowGlobalTable() {
+  const DataLayout &DL = M.getDataLayout();
+  LLVMContext &C = M.getContext();
+  IRBuilder<> B(C);
+  SmallVector<Constant *, 8> Entries;
+  for (GlobalVariable *Shadow : ShadowGlobals) {
+    GlobalVariable *G = primalOf(Shadow);
+    SmallVector<Constant *, 4> Offsets;
+    for (const MemoryRun &Run : layoutRuns(G->getValueType(), DL))
+      if (Run.Kind == ElementKind::Pointer)
+        for (uint64_t O = 0; O < Run.Bytes; O += DL.getPointerSize())
+          Offsets.push_back(B.getInt64(Run.Offset + O));
+    auto *OffsetsTy = ArrayType::get(B.getInt64Ty(), Offsets.size());
+    auto *OffsetsVar = new GlobalVariable(
+        M, OffsetsTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+        ConstantArray::get(OffsetsTy, Offsets),
+        G->getName() + ".capsule.pointers");
+    Constant *Name = B.CreateGlobalStringPtr(
+        G->getName(), G->getName() + ".capsule.name", 0, &M);
+    Entries.push_back(ConstantStruct::get(
+        ABI.shadowGlobalType(),
+        {G, Shadow, B.getInt64(DL.getTypeAllocSize(G->getValueType())), Name,
+         OffsetsVar, B.getInt64(Offsets.size())}));
+  }
+  auto *TableTy = ArrayType::get(ABI.shadowGlobalType(), Entries.size());
+  return new GlobalVariable(
+      M, TableTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      ConstantArray::get(TableTy, Entries), "capsule.shadow.globals");
+}
+
+/// An array of \p Values in a stack slot of the caller's entry block.
+static Value *stackArray(IRBuilder<> &B, ArrayRef<Value *> Values,
+                         const Twine &Name) {
+  Function *F = B.GetInsertBlock()->getParent();
+  IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().begin());
+  auto *Ty = ArrayType::get(B.getPtrTy(), std::max<size_t>(Values.size(), 1));
+  Value *Array = Entry.CreateAlloca(Ty, nullptr, Name);
+  for (auto [I, V] : enumerate(Values))
+    B.CreateStore(V, B.CreateConstInBoundsGEP2_64(Ty, Array, 0, I));
+  return Array;
+}
+
+Differentiator::ShadowBinding
+Differentiator::bindShadowGlobals(IRBuilder<> &B, ArrayRef<Value *> DupArgs,
+                                  ArrayRef<Value *> Shadows) {
+  ShadowBinding SB;
+  SB.Shadows.assign(Shadows.begin(), Shadows.end());
+  if (ShadowGlobals.empty())
+    return SB;
+  if (!ShadowGlobalTable) {
+    shadowStoredAddressTargets();
+    shadowInitializerTargets();
+    ShadowGlobalTable = makeShadowGlobalTable();
+  }
+  const DataLayout &DL = M.getDataLayout();
+  for (GlobalVariable *Shadow : ShadowGlobals)
+    B.CreateMemSet(Shadow, B.getInt8(0),
+                   DL.getTypeAllocSize(Shadow->getValueType()),
+                   Shadow->getAlign());
+  SB.Table = ShadowGlobalTable;
+  SB.Args = stackArray(B, DupArgs, "dup.args");
+  SB.UserShadows = stackArray(B, Shadows, "dup.shadows");
+  Value *Bound = stackArray(B, Shadows, "dup.bound.shadows");
+  SB.Count = B.getInt64(DupArgs.size());
+  B.CreateCall(ABI.bindShadowGlobals(),
+               {SB.Table, B.getInt64(ShadowGlobals.size()), SB.Args,
+                SB.UserShadows, Bound, SB.Count});
+  auto *Ty = ArrayType::get(B.getPtrTy(), std::max<size_t>(Shadows.size(), 1));
+  for (unsigned I = 0; I < Shadows.size(); ++I)
+    SB.Shadows[I] = B.CreateLoad(B.getPtrTy(),
+                                 B.CreateConstInBoundsGEP2_64(Ty, Bound, 0, I));
+  return SB;
+}
+
+void Differentiator::unbindShadowGlobals(IRBuilder<> &B,
+                                         const ShadowBinding &SB) {
+  if (!SB.Table)
+    return;
+  B.CreateCall(ABI.unbindShadowGlobals(),
+               {SB.Table, B.getInt64(ShadowGlobals.size()), SB.Args,
+                SB.UserShadows, SB.Count});
+}
+
+} // namespace capsule

@@ -1,0 +1,346 @@
+//===- ForwardSweep.cpp - The augmented forward sweep of one derivative ---===//
+//
+// A clone of the prepared primal that also keeps a shadow pointer beside
+// every pointer that has one (stack slots and heap blocks get zeroed shadow
+// twins; pointers stored to memory store their shadows to shadow memory),
+// calls the forward sweeps of differentiated callees, and pushes each
+// block's tape record before the block's terminator.
+//===----------------------------------------------------------------------===//
+#include "Analysis/MemoryKinds.h"
+#include "Reverse/ByValShadows.h"
+#include "Reverse/GradientGenerator.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/AttributeMask.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+Value *GradientGenerator::fwdValue(Value *V) {
+  if (isa<Constant>(V))
+    return V;
+  Value *Mapped = FwdMap.lookup(V);
+  assert(Mapped && "primal value has no forward counterpart");
+  return Mapped;
+}
+
+Value *GradientGenerator::fwdShadow(Value *V) {
+  // Null pointers (in every pointer field of an aggregate) where there is
+  // no shadow.
+  Constant *None = Constant::getNullValue(V->getType());
+  if (auto *C = dyn_cast<Constant>(V)) {
+    Constant *S = D.shadowOfConstant(C);
+    return S ? S : None;
+  }
+  Value *S = FwdShadows.lookup(V);
+  return S ? S : None;
+}
+
+/// Attributes that promise what the forward sweep no longer keeps: it writes
+/// the tape and shadow memory, and may allocate.
+static void dropPrimalOnlyAttributes(Function &Fwd, bool ReturnTypeChanged) {
+  Fwd.removeFnAttr(Attribute::Memory);
+  Fwd.removeFnAttr(Attribute::NoFree);
+  Fwd.removeFnAttr(Attribute::Speculatable);
+  Fwd.removeFnAttr(Attribute::NoSync);
+  if (ReturnTypeChanged)
+    Fwd.removeRetAttrs(AttributeFuncs::typeIncompatible(Fwd.getReturnType()));
+}
+
+void GradientGenerator::buildForward() {
+  Function &Fwd = *Target.Fwd;
+  unsigned Next = 0;
+  for (Argument &A : P.args())
+    FwdMap[&A] = Fwd.getArg(Next++);
+  for (Argument &A : P.args())
+    if (Sig.Args[A.getArgNo()] == ArgActivity::Dup) {
+      Argument *S = Fwd.getArg(Next++);
+      S->setName(A.getName() + "'");
+      FwdShadows[&A] = S;
+    }
+  SmallVector<ReturnInst *, 1> Returns;
+  CloneFunctionInto(&Fwd, &P, FwdMap, CloneFunctionChangeType::LocalChangesOnly,
+                    Returns);
+  dropPrimalOnlyAttributes(Fwd, Fwd.getReturnType() != P.getReturnType());
+  // Cloning copied the primal's linkage and calling convention (fastcc for
+  // static functions at -O2); the forward sweep is called with its own.
+  Fwd.setLinkage(GlobalValue::InternalLinkage);
+  Fwd.setCallingConv(CallingConv::C);
+
+  createPredecessorIndices();
+  ReversePostOrderTraversal<Function *> RPOT(&P);
+  for (BasicBlock *BB : RPOT)
+    for (Instruction &I : *BB)
+      forwardInstruction(I);
+  completeShadowPhis();
+  emitPushes();
+}
+
+void GradientGenerator::createPredecessorIndices() {
+  for (auto &[BB, R] : Records) {
+    if (none_of(R.Fields, [](const Field &F) { return !F.V; }))
+      continue;
+    auto *FwdBB = cast<BasicBlock>(FwdMap[BB]);
+    IRBuilder<> B(FwdBB, FwdBB->begin());
+    PHINode *Index = B.CreatePHI(B.getInt8Ty(), 2, "pred.index");
+    ArrayRef<BasicBlock *> Ps = Preds[BB];
+    for (BasicBlock *Pred : predecessors(BB)) {
+      unsigned K = find(Ps, Pred) - Ps.begin();
+      Index->addIncoming(B.getInt8(K), cast<BasicBlock>(FwdMap[Pred]));
+    }
+    FwdPredIndex[BB] = Index;
+  }
+}
+
+void GradientGenerator::forwardInstruction(Instruction &I) {
+  auto *FwdI = cast<Instruction>(FwdMap[&I]);
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    return forwardCall(*Call, FwdI);
+  if (auto *RI = dyn_cast<ReturnInst>(&I))
+    return forwardReturn(*RI);
+  if (auto *SI = dyn_cast<StoreInst>(&I)) {
+    // Shadow memory mirrors the pointers stored in primal memory.
+    Value *V = SI->getValueOperand(), *Ptr = SI->getPointerOperand();
+    if (carriesPointer(V->getType()) && AI.hasShadow(Ptr)) {
+      // Once in memory with adjoints, a pointer is trusted to have a shadow
+      // when it is loaded back; one without (and of unknown origin) would
+      // come back with a null shadow.
+      if (V->getType()->isPointerTy() && untrackedPointer(V))
+        unsupported(*SI, "pointer of unknown origin (made from an integer, "
+                         "or returned by a function without a body) stored "
+                         "into memory that has adjoints");
+      IRBuilder<> B(FwdI->getNextNode());
+      if (Checkpointed)
+        return storePointerShadow(B, *SI);
+      B.CreateAlignedStore(shadowOrSink(B, V), fwdShadow(Ptr), SI->getAlign(),
+                           SI->isVolatile());
+    }
+    return;
+  }
+  if (AI.hasShadow(&I))
+    createShadow(I, FwdI);
+}
+
+/// The shadow of pointer \p V where it meets pointers that have shadows:
+/// stored beside it in memory with adjoints, or merged with them by a phi
+/// or a select (`p = k < 0 ? &c[2] : &g`). A pointer to memory without
+/// adjoints (constant data, a const argument's memory) gets its place in
+/// the sink, not null: loaded back (an -O0 loop's iterator over a const
+/// vector) or merged, it is trusted to have a shadow, and the adjoints of
+/// what is read through it are dropped there. Checkpointed code does the
+/// same when such pointers are loaded (CheckpointedShadows.cpp).
+Value *GradientGenerator::shadowOrSink(IRBuilder<> &B, Value *V) {
+  if (!V->getType()->isPointerTy() || AI.hasShadow(V) ||
+      isa<ConstantPointerNull, UndefValue, Function>(V))
+    return fwdShadow(V);
+  return B.CreateCall(D.abi().sinkOf(), {fwdValue(V)});
+}
+
+void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {
+  IRBuilder<> B(FwdI->getNextNode());
+  Value *S = nullptr;
+  if (auto *Alloca = dyn_cast<AllocaInst>(&I)) {
+    // The reverse sweep runs after this frame is gone, so the shadow of a
+    // stack slot lives on the shadow heap until the reverse sweep passes the
+    // slot.
+    Value *Bytes = B.CreateMul(
+        B.CreateZExtOrTrunc(fwdValue(Alloca->getArraySize()), B.getInt64Ty()),
+        B.getInt64(DL.getTypeAllocSize(Alloca->getAllocatedType())));
+    S = B.CreateCall(slotShadowAlloc(), {Bytes});
+  } else if (auto *Phi = dyn_cast<PHINode>(&I)) {
+    // Phis go ahead of the block's debug records: insert through the
+    // block's first-non-phi iterator, not an instruction position.
+    BasicBlock *FwdBB = FwdI->getParent();
+    B.SetInsertPoint(FwdBB, FwdBB->getFirstNonPHIIt());
+    PHINode *Twin = B.CreatePHI(Phi->getType(), Phi->getNumIncomingValues());
+    ShadowPhis.push_back({Phi, Twin});
+    S = Twin;
+  } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
+    S = B.CreateSelect(FwdI->getOperand(0),
+                       shadowOrSink(B, Sel->getTrueValue()),
+                       shadowOrSink(B, Sel->getFalseValue()));
+  } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    Value *Ptr = LI->getPointerOperand();
+    Value *Slot = Checkpointed
+                      ? pointerShadowSlot(B, fwdValue(Ptr), fwdShadow(Ptr))
+                      : fwdShadow(Ptr);
+    S = B.CreateAlignedLoad(LI->getType(), Slot, LI->getAlign(),
+                            LI->isVolatile());
+    if (Checkpointed)
+      S = sinkForNullShadows(B, FwdI, S);
+  } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
+    // Non-pointer fields of a shadow aggregate carry nothing.
+    Value *Inserted = IV->getInsertedValueOperand();
+    S = B.CreateInsertValue(fwdShadow(IV->getAggregateOperand()),
+                            carriesPointer(Inserted->getType())
+                                ? fwdShadow(Inserted)
+                                : Constant::getNullValue(Inserted->getType()),
+                            IV->getIndices());
+  } else {
+    // GEP, addrspacecast, freeze, extractvalue: the same operation on the
+    // shadow.
+    Instruction *Twin = FwdI->clone();
+    Twin->setOperand(0, fwdShadow(I.getOperand(0)));
+    B.Insert(Twin);
+    S = Twin;
+  }
+  S->setName(I.getName() + "'");
+  FwdShadows[&I] = S;
+}
+
+void GradientGenerator::completeShadowPhis() {
+  for (auto &[Phi, Twin] : ShadowPhis) {
+    // The forward clone of the phi lists its incoming blocks in the same
+    // order, already updated for any block split since.
+    auto *FwdPhi = cast<PHINode>(FwdMap[Phi]);
+    for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
+      BasicBlock *From = FwdPhi->getIncomingBlock(K);
+      IRBuilder<> B(From->getTerminator());
+      Twin->addIncoming(shadowOrSink(B, Phi->getIncomingValue(K)), From);
+    }
+  }
+}
+
+void GradientGenerator::forwardReturn(ReturnInst &RI) {
+  Value *RV = RI.getReturnValue();
+  if (!RV || !carriesPointer(RV->getType()))
+    return;
+  auto *FwdRet = cast<ReturnInst>(FwdMap[&RI]);
+  IRBuilder<> B(FwdRet);
+  Type *RetTy = Target.Fwd->getReturnType();
+  Value *Pair =
+      B.CreateInsertValue(PoisonValue::get(RetTy), FwdRet->getReturnValue(), 0);
+  Pair = B.CreateInsertValue(Pair, fwdShadow(RV), 1);
+  FwdMap[&RI] = B.CreateRet(Pair);
+  FwdRet->eraseFromParent();
+}
+
+void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
+  CalleeInfo Info = classifyCall(Call);
+  IRBuilder<> B(FwdI->getNextNode());
+  auto Arg = [&](unsigned K) {
+    return B.CreateZExtOrTrunc(fwdValue(Call.getArgOperand(K)), B.getInt64Ty());
+  };
+  Value *Shadow = nullptr;
+  switch (Info.Kind) {
+  case CalleeKind::Module:
+  case CalleeKind::Indirect:
+    return forwardDifferentiatedCall(Call, cast<CallBase>(FwdI));
+  case CalleeKind::Alloc:
+  case CalleeKind::Calloc:
+  case CalleeKind::AlignedAlloc:
+    Shadow = Checkpointed ? derivedArenaShadow(B, FwdI)
+                          : B.CreateCall(D.abi().shadowAlloc(),
+                                         {allocatedBytes(B, Info.Kind, Arg)});
+    break;
+  case CalleeKind::Realloc:
+    Shadow = B.CreateCall(D.abi().shadowRealloc(),
+                          {fwdShadow(Call.getArgOperand(0)), Arg(1)});
+    break;
+  case CalleeKind::PointerCast:
+    Shadow = fwdShadow(Call.getArgOperand(0));
+    break;
+  case CalleeKind::MemTransfer: {
+    // Shadow pointers are copied along with the pointers they shadow.
+    Value *Dst = Call.getArgOperand(0), *Src = Call.getArgOperand(1);
+    if (AI.hasShadow(Dst) && copiedElementKind(Call) == ElementKind::Pointer) {
+      if (Checkpointed) {
+        B.CreateCall(D.abi().copyPointerShadows(),
+                     {fwdValue(Dst), fwdShadow(Dst), fwdValue(Src),
+                      fwdShadow(Src), Arg(2)});
+        return;
+      }
+      // Pointers out of memory without shadows get their places in the sink
+      // (shadowOrSink).
+      if (!AI.hasShadow(Src)) {
+        B.CreateCall(D.abi().sinkFill(),
+                     {fwdShadow(Dst), fwdValue(Src), Arg(2)});
+        return;
+      }
+      auto *Copy = cast<CallBase>(FwdI->clone());
+      Copy->setArgOperand(0, fwdShadow(Dst));
+      Copy->setArgOperand(1, fwdShadow(Src));
+      B.Insert(Copy);
+    }
+    return;
+  }
+  case CalleeKind::Free:
+    if (PostponedFrees.contains(getUnderlyingObject(Call.getArgOperand(0)))) {
+      auto *FwdFree = cast<CallBase>(FwdI);
+      FwdFree->setCalledFunction(D.abi().deferFree());
+      FwdFree->setAttributes(AttributeList());
+    }
+    return;
+  default:
+    return;
+  }
+  Shadow->setName(Call.getName() + "'");
+  FwdShadows[&Call] = Shadow;
+}
+
+/// A byval argument is copied for the callee, so its shadow is copied too:
+/// pointer fields mirror the caller's shadow pointers, floating-point fields
+/// start from zero (the copy's adjoints are its own until the reverse sweep
+/// hands them back to the caller's object).
+Value *GradientGenerator::forwardByValShadow(CallBase &Call, unsigned ArgNo) {
+  auto *FwdCall = cast<Instruction>(FwdMap[&Call]);
+  IRBuilder<> B(FwdCall);
+  Type *Ty = Call.getParamByValType(ArgNo);
+  Value *Copy =
+      B.CreateCall(slotShadowAlloc(), {B.getInt64(DL.getTypeAllocSize(Ty))});
+  emitCopyPointerShadows(B, Ty, Copy, fwdShadow(Call.getArgOperand(ArgNo)));
+  FwdByValShadows[{&Call, ByValShadowField + ArgNo}] = Copy;
+  return Copy;
+}
+
+void GradientGenerator::forwardDifferentiatedCall(CallBase &Call,
+                                                  CallBase *FwdCall) {
+  Function *Callee = Call.getCalledFunction();
+  DiffSignature S = signatureAt(Call, Callee);
+  SmallVector<Value *, 8> Args(FwdCall->args());
+  IRBuilder<> B(FwdCall);
+  for (unsigned K = 0; K < S.Args.size(); ++K)
+    if (S.Args[K] == ArgActivity::Dup)
+      Args.push_back(Call.isByValArgument(K)
+                         ? forwardByValShadow(Call, K)
+                         : fwdShadow(Call.getArgOperand(K)));
+
+  auto EmitFwd = [&](IRBuilder<> &CB, Function *Fn) -> Value * {
+    DiffSignature Each = S;
+    Each.Fn = Fn;
+    CallInst *New = CB.CreateCall(D.get(Each).Fwd, Args);
+    // ABI attributes (byval, sret, zeroext, ...) of the primal arguments
+    // must match the forward sweep's parameters, which carry them.
+    AttributeList Attrs = New->getAttributes();
+    for (unsigned K = 0; K < FwdCall->arg_size(); ++K)
+      Attrs = Attrs.addParamAttributes(
+          New->getContext(), K,
+          AttrBuilder(New->getContext(),
+                      FwdCall->getAttributes().getParamAttrs(K)));
+    New->setAttributes(Attrs);
+    return New;
+  };
+  Type *ResultTy = forwardReturnType(Call.getType());
+  Value *Result = Callee
+                      ? EmitFwd(B, Callee)
+                      : dispatchIndirect(B, Call, FwdCall->getCalledOperand(),
+                                         ResultTy, EmitFwd);
+  Value *Primal = Result;
+  if (carriesPointer(Call.getType())) {
+    B.SetInsertPoint(FwdCall);
+    Primal = B.CreateExtractValue(Result, 0);
+    Value *Shadow = B.CreateExtractValue(Result, 1, Call.getName() + "'");
+    FwdShadows[&Call] = Shadow;
+  }
+  if (Primal)
+    FwdCall->replaceAllUsesWith(Primal);
+  FwdCall->eraseFromParent();
+  FwdMap[&Call] = Primal;
+}
+
+} // namespace capsule

@@ -1,0 +1,730 @@
+//===- ReverseSweep.cpp - The reverse sweep of one derivative -------------===//
+//
+// Adjoints of SSA values live in stack slots of the reverse function (one
+// per active value, zero-initialised; promoted to registers afterwards), so
+// reverse blocks can be generated in any order. Taking a value's adjoint at
+// its definition also zeroes the slot: a value redefined in a loop starts
+// each iteration's reversal from zero. Adjoints of memory live in shadow
+// memory: load p -> shadow[p] += d; store v, p -> dv += shadow[p],
+// shadow[p] = 0.
+//===----------------------------------------------------------------------===//
+#include "Analysis/MemoryKinds.h"
+#include "Reverse/ByValShadows.h"
+#include "Reverse/DerivativeRules.h"
+#include "Reverse/GradientGenerator.h"
+#include "Support/Diagnostics.h"
+#include "Support/IndirectDispatch.h"
+#include "Support/MarkerCalls.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+/// a + b for adjoint values: elementwise on the floating-point leaves of
+/// aggregates (other leaves of an adjoint carry nothing).
+static Value *addAdjoints(IRBuilder<> &B, Value *A, Value *C) {
+  Type *T = A->getType();
+  if (T->isFPOrFPVectorTy())
+    return B.CreateFAdd(A, C);
+  unsigned N =
+      isa<StructType>(T) ? T->getStructNumElements() : T->getArrayNumElements();
+  Value *Sum = A;
+  for (unsigned I = 0; I < N; ++I) {
+    Value *X = B.CreateExtractValue(A, I);
+    if (!carriesFloat(X->getType()))
+      continue;
+    Value *Y = B.CreateExtractValue(C, I);
+    Sum = B.CreateInsertValue(Sum, addAdjoints(B, X, Y), I);
+  }
+  return Sum;
+}
+
+AllocaInst *GradientGenerator::adjointSlot(Value *V) {
+  AllocaInst *&Slot = AdjointSlots[V];
+  if (!Slot) {
+    IRBuilder<> B(RevEntry, RevEntry->begin());
+    Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".adj");
+    B.SetInsertPoint(RevEntry->getTerminator());
+    B.CreateStore(zeroAdjoint(V->getType()), Slot);
+  }
+  return Slot;
+}
+
+Value *GradientGenerator::takeAdjoint(Value *V) {
+  if (!AI.isActive(V))
+    return nullptr;
+  AllocaInst *Slot = adjointSlot(V);
+  Value *D = RB.CreateLoad(V->getType(), Slot);
+  RB.CreateStore(zeroAdjoint(V->getType()), Slot);
+  return D;
+}
+
+void GradientGenerator::addAdjoint(Value *V, Value *Adj) {
+  if (!Adj || isa<Constant>(V) || !AI.isActive(V))
+    return;
+  AllocaInst *Slot = adjointSlot(V);
+  Value *Old = RB.CreateLoad(V->getType(), Slot);
+  RB.CreateStore(addAdjoints(RB, Old, Adj), Slot);
+}
+
+void GradientGenerator::addToShadowMemory(Value *PrimalPtr, Value *Adj,
+                                          Align Alignment) {
+  Value *ShadowPtr = shadow(PrimalPtr);
+  LoadInst *Old = RB.CreateAlignedLoad(Adj->getType(), ShadowPtr, Alignment);
+  StoreInst *New =
+      RB.CreateAlignedStore(addAdjoints(RB, Old, Adj), ShadowPtr, Alignment);
+  noteMemoryAccess(Old, PrimalPtr);
+  noteMemoryAccess(New, PrimalPtr);
+}
+
+Value *GradientGenerator::primal(Value *V) {
+  return reverseValue(V, PrimalField);
+}
+
+Value *GradientGenerator::shadow(Value *V) {
+  return reverseValue(V, ShadowField);
+}
+
+void GradientGenerator::unsupported(const Instruction &I, const Twine &Why) {
+  reportUnsupported(I, *Sig.Fn, Why);
+  D.noteFailure();
+}
+
+void GradientGenerator::buildReverse() {
+  LLVMContext &C = P.getContext();
+  Function &Rev = *Target.Rev;
+  RevEntry = BasicBlock::Create(C, "entry", &Rev);
+  for (BasicBlock &BB : P)
+    if (reachesExit(&BB))
+      RevBlock[&BB] = BasicBlock::Create(C, "rev." + BB.getName(), &Rev);
+  RevReturn = BasicBlock::Create(C, "rev.return", &Rev);
+  // Every record exists before any block is reversed: loop-invariant values
+  // are added to the records of loop exits while reversing loop bodies.
+  for (auto &[BB, RevBB] : RevBlock) {
+    Record &R = Records[BB];
+    RB.SetInsertPoint(RevBB);
+    R.Base = cast<Instruction>(
+        RB.CreateFreeze(PoisonValue::get(RB.getPtrTy()), "record"));
+    R.HeaderEnd = cast<Instruction>(
+        RB.CreateFreeze(PoisonValue::get(RB.getPtrTy()), "header.end"));
+  }
+  RB.SetInsertPoint(RevEntry);
+  RB.CreateBr(Exit ? RevBlock[Exit] : RevReturn);
+
+  for (BasicBlock &BB : reverse(P))
+    if (reachesExit(&BB))
+      reverseBlock(&BB);
+
+  // Return the adjoints of the out arguments.
+  RB.SetInsertPoint(RevReturn);
+  StructType *ResultTy = cast<StructType>(Rev.getReturnType());
+  Value *Result = PoisonValue::get(ResultTy);
+  unsigned Index = 0;
+  for (Argument &A : P.args()) {
+    if (Sig.Args[A.getArgNo()] != ArgActivity::Out)
+      continue;
+    AllocaInst *Slot = AdjointSlots.lookup(&A);
+    Value *Adj = Constant::getNullValue(A.getType());
+    // Adding +0.0 turns an untouched -0.0 into the 0.0 users expect.
+    if (Slot)
+      Adj = addAdjoints(RB, RB.CreateLoad(A.getType(), Slot), Adj);
+    Result = RB.CreateInsertValue(Result, Adj, Index++);
+  }
+  RB.CreateRet(Result);
+  emitPops();
+  emitAliasScopes();
+}
+
+void GradientGenerator::reverseBlock(BasicBlock *BB) {
+  Current = BB;
+  RB.SetInsertPoint(RevBlock[BB]);
+  if (auto *RI = dyn_cast<ReturnInst>(BB->getTerminator()))
+    if (Value *RV = RI->getReturnValue()) {
+      checkHandedPointer(*RI, RV);
+      checkHandedInteger(*RI, RV);
+    }
+  if (BB == Exit && Sig.ActiveReturn)
+    addAdjoint(cast<ReturnInst>(BB->getTerminator())->getReturnValue(),
+               Target.Rev->getArg(0));
+  for (Instruction &I : reverse(*BB)) {
+    if (isa<PHINode>(I))
+      break;
+    if (!I.isTerminator())
+      reverseInstruction(I);
+  }
+  branchToPredecessors(BB);
+}
+
+void GradientGenerator::branchToPredecessors(BasicBlock *BB) {
+  // Phis read their operands in parallel, so all phi adjoints are taken
+  // before any is passed on (a phi may feed another phi of the block).
+  SmallVector<std::pair<PHINode *, Value *>, 4> PhiAdjoints;
+  for (PHINode &Phi : BB->phis())
+    if (Value *Adj = takeAdjoint(&Phi))
+      PhiAdjoints.push_back({&Phi, Adj});
+
+  if (BB->isEntryBlock()) {
+    RB.CreateBr(RevReturn);
+    return;
+  }
+  auto CountersOfBB = Counters.find(BB);
+  ArrayRef<InductionVariable> IVs;
+  if (CountersOfBB != Counters.end())
+    IVs = CountersOfBB->second;
+  auto EnterPredecessor = [&](BasicBlock *Pred) {
+    for (auto &[Phi, Adj] : PhiAdjoints)
+      addAdjoint(Phi->getIncomingValueForBlock(Pred), Adj);
+    // Stepping back into the previous iteration: counters count back.
+    if (!IVs.empty() && Pred == IVs.front().L->getLoopLatch())
+      for (const InductionVariable &IV : IVs) {
+        Value *Now = primal(IV.Phi);
+        AllocaInst *Slot = CacheSlots.lookup({IV.Phi, PrimalField});
+        RB.CreateStore(RB.CreateSub(Now, IV.Step), Slot);
+      }
+    RB.CreateBr(RevBlock[Pred]);
+  };
+  ArrayRef<BasicBlock *> Ps = Preds[BB];
+  if (Ps.size() == 1) {
+    EnterPredecessor(Ps.front());
+    return;
+  }
+  Value *Index;
+  if (!IVs.empty()) {
+    // A loop header: the first iteration came from the preheader.
+    const InductionVariable &IV = IVs.front();
+    auto Position = [&](BasicBlock *B) {
+      return RB.getInt8(find(Ps, B) - Ps.begin());
+    };
+    Value *First = RB.CreateICmpEQ(primal(IV.Phi), primal(IV.Start));
+    Index = RB.CreateSelect(First, Position(IV.L->getLoopPreheader()),
+                            Position(IV.L->getLoopLatch()));
+  } else {
+    Index = recordField(BB, nullptr, PrimalField, RB.getInt8Ty());
+  }
+  LLVMContext &C = P.getContext();
+  bool NeedEdges = !PhiAdjoints.empty() || !IVs.empty();
+  SmallVector<BasicBlock *, 4> Edges;
+  for (BasicBlock *Pred : Ps)
+    Edges.push_back(NeedEdges ? BasicBlock::Create(C, "rev.edge", Target.Rev)
+                              : RevBlock[Pred]);
+  SwitchInst *Switch = RB.CreateSwitch(Index, Edges.back(), Ps.size() - 1);
+  for (unsigned I = 0; I + 1 < Ps.size(); ++I)
+    Switch->addCase(RB.getInt8(I), Edges[I]);
+  if (!NeedEdges)
+    return;
+  for (unsigned I = 0; I < Ps.size(); ++I) {
+    RB.SetInsertPoint(Edges[I]);
+    EnterPredecessor(Ps[I]);
+  }
+}
+
+/// Where a pointer without a shadow comes from, when that is certain to be
+/// memory without derivatives: const arguments, constant globals, null, and
+/// whatever is derived from them or loaded out of them.
+bool GradientGenerator::knownWithoutDerivative(const Value *Ptr) const {
+  SmallVector<const Value *, 8> Work{Ptr};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val()->stripPointerCasts();
+    if (!Seen.insert(V).second || isa<ConstantPointerNull, UndefValue>(V))
+      continue;
+    if (auto *GEP = dyn_cast<GEPOperator>(V))
+      Work.push_back(GEP->getPointerOperand());
+    else if (auto *LI = dyn_cast<LoadInst>(V))
+      Work.push_back(LI->getPointerOperand());
+    else if (auto *Phi = dyn_cast<PHINode>(V))
+      append_range(Work, Phi->incoming_values());
+    else if (auto *Sel = dyn_cast<SelectInst>(V))
+      Work.append({Sel->getTrueValue(), Sel->getFalseValue()});
+    else if (auto *G = dyn_cast<GlobalVariable>(V)) {
+      if (constantHasShadow(G))
+        return false;
+    } else if (!isa<Argument>(V) && !isa<Function>(V)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool GradientGenerator::untrackedPointer(const Value *Ptr) const {
+  return !AI.hasShadow(Ptr) && !knownWithoutDerivative(Ptr);
+}
+
+/// Memory reached through a pointer that has no shadow and no certain
+/// origin (a pointer from a returned struct, inttoptr, an unknown external)
+/// may well hold active data: refuse rather than drop its derivative.
+void GradientGenerator::checkUntrackedAccess(Instruction &I) {
+  Value *Ptr = getLoadStorePointerOperand(&I);
+  if (!Ptr || !untrackedPointer(Ptr))
+    return;
+  bool Active = isa<LoadInst>(I)
+                    ? carriesFloat(I.getType())
+                    : AI.isVaried(cast<StoreInst>(I).getValueOperand());
+  if (Active)
+    unsupported(I, "floating-point data accessed through a pointer whose "
+                   "memory has no tracked adjoints (it comes from a returned "
+                   "struct, an integer, or an unknown function)");
+}
+
+void GradientGenerator::reverseInstruction(Instruction &I) {
+  if (isa<LoadInst, StoreInst>(I))
+    checkUntrackedAccess(I);
+  if (auto *Cmp = dyn_cast<FCmpInst>(&I))
+    return checkMemoisation(*Cmp);
+  // Both keep the address in operand 0.
+  if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I) && AI.hasShadow(I.getOperand(0)))
+    return unsupported(I, "atomic update of memory that has adjoints");
+  if (I.getType()->isFPOrFPVectorTy() && !carriesFloat(I.getType()) &&
+      any_of(I.operands(), [&](const Use &U) { return AI.isVaried(U); }))
+    return unsupported(I, "active value converted to long double (x86_fp80 "
+                          "or fp128), which is not differentiated; use "
+                          "double");
+  // A float's bits read through memory, as -O0 code does it (a union, a
+  // cast pointer), like the bitcast below.
+  if (auto *LI = dyn_cast<LoadInst>(&I); LI && readsFloatBitsAsNumber(*LI))
+    return unsupported(I, "floating-point data read as integer bits (type "
+                          "punning through a union or a cast pointer); its "
+                          "derivative would be lost");
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    return reverseLoad(*LI);
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    return reverseStore(*SI);
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    return reverseCall(*Call);
+  if (isa<BinaryOperator, UnaryOperator, FPExtInst, FPTruncInst, SelectInst,
+          FreezeInst>(I))
+    return reverseArithmetic(I);
+  if (isa<ExtractValueInst, InsertValueInst, ExtractElementInst,
+          InsertElementInst, ShuffleVectorInst>(I))
+    return reverseAggregate(I);
+  if (isa<AllocaInst>(I) && AI.hasShadow(&I))
+    return (void)RB.CreateCall(slotShadowFree(), {shadow(&I)});
+  if (isa<BitCastInst>(I) && AI.isVaried(I.getOperand(0)) &&
+      !carriesFloat(I.getType()))
+    return unsupported(I, "floating-point value reinterpreted as bits; its "
+                          "derivative would be lost");
+
+  if (AI.isActive(&I))
+    unsupported(I, "no derivative rule for this instruction");
+}
+
+void GradientGenerator::reverseArithmetic(Instruction &I) {
+  Value *Adj = takeAdjoint(&I);
+  if (!Adj)
+    return;
+  auto Active = [&](unsigned K) { return AI.isActive(I.getOperand(K)); };
+  Value *A = I.getOperand(0);
+  switch (I.getOpcode()) {
+  case Instruction::FAdd:
+    addAdjoint(A, Adj);
+    addAdjoint(I.getOperand(1), Adj);
+    return;
+  case Instruction::FSub:
+    addAdjoint(A, Adj);
+    if (Active(1))
+      addAdjoint(I.getOperand(1), RB.CreateFNeg(Adj));
+    return;
+  case Instruction::FMul:
+    if (Active(0))
+      addAdjoint(A, RB.CreateFMul(Adj, primal(I.getOperand(1))));
+    if (Active(1))
+      addAdjoint(I.getOperand(1), RB.CreateFMul(Adj, primal(A)));
+    return;
+  case Instruction::FDiv: {
+    // a / b: da = d / b, db = -(d / b) * (a / b).
+    Value *Quotient = RB.CreateFDiv(Adj, primal(I.getOperand(1)));
+    addAdjoint(A, Quotient);
+    if (Active(1))
+      addAdjoint(I.getOperand(1),
+                 RB.CreateFNeg(RB.CreateFMul(Quotient, primal(&I))));
+    return;
+  }
+  case Instruction::FRem: {
+    // a - b * trunc(a / b): da = d, db = -d * trunc(a / b).
+    addAdjoint(A, Adj);
+    if (Active(1)) {
+      Value *Q = RB.CreateFDiv(primal(A), primal(I.getOperand(1)));
+      Value *T = RB.CreateUnaryIntrinsic(Intrinsic::trunc, Q);
+      addAdjoint(I.getOperand(1), RB.CreateFNeg(RB.CreateFMul(Adj, T)));
+    }
+    return;
+  }
+  case Instruction::FNeg:
+    addAdjoint(A, RB.CreateFNeg(Adj));
+    return;
+  case Instruction::FPExt:
+    addAdjoint(A, RB.CreateFPTrunc(Adj, A->getType()));
+    return;
+  case Instruction::FPTrunc:
+    addAdjoint(A, RB.CreateFPExt(Adj, A->getType()));
+    return;
+  case Instruction::Freeze:
+    addAdjoint(A, Adj);
+    return;
+  case Instruction::Select: {
+    auto &Sel = cast<SelectInst>(I);
+    Value *Cond = primal(Sel.getCondition());
+    Value *Zero = zeroAdjoint(Adj->getType());
+    if (Active(1))
+      addAdjoint(Sel.getTrueValue(), RB.CreateSelect(Cond, Adj, Zero));
+    if (Active(2))
+      addAdjoint(Sel.getFalseValue(), RB.CreateSelect(Cond, Zero, Adj));
+    return;
+  }
+  default:
+    unsupported(I, "no derivative rule for this operation");
+  }
+}
+
+void GradientGenerator::reverseAggregate(Instruction &I) {
+  Value *Adj = takeAdjoint(&I);
+  if (!Adj)
+    return;
+  auto Zero = [](Type *T) { return zeroAdjoint(T); };
+  if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
+    Value *Agg = EV->getAggregateOperand();
+    addAdjoint(
+        Agg, RB.CreateInsertValue(Zero(Agg->getType()), Adj, EV->getIndices()));
+  } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
+    Value *Inserted = IV->getInsertedValueOperand();
+    if (AI.isActive(Inserted))
+      addAdjoint(Inserted, RB.CreateExtractValue(Adj, IV->getIndices()));
+    addAdjoint(
+        IV->getAggregateOperand(),
+        RB.CreateInsertValue(Adj, Zero(Inserted->getType()), IV->getIndices()));
+  } else if (auto *EE = dyn_cast<ExtractElementInst>(&I)) {
+    Value *Vec = EE->getVectorOperand();
+    addAdjoint(Vec, RB.CreateInsertElement(Zero(Vec->getType()), Adj,
+                                           primal(EE->getIndexOperand())));
+  } else if (auto *IE = dyn_cast<InsertElementInst>(&I)) {
+    Value *Index = primal(IE->getOperand(2));
+    Value *Scalar = IE->getOperand(1);
+    if (AI.isActive(Scalar))
+      addAdjoint(Scalar, RB.CreateExtractElement(Adj, Index));
+    addAdjoint(IE->getOperand(0),
+               RB.CreateInsertElement(Adj, Zero(Scalar->getType()), Index));
+  } else {
+    auto &SV = cast<ShuffleVectorInst>(I);
+    auto *InTy = cast<FixedVectorType>(SV.getOperand(0)->getType());
+    unsigned N = InTy->getNumElements();
+    Value *AdjIn[2] = {Zero(InTy), Zero(InTy)};
+    for (auto [Lane, Mask] : enumerate(SV.getShuffleMask())) {
+      if (Mask < 0)
+        continue;
+      Value *&Target = AdjIn[Mask >= int(N)];
+      unsigned Src = Mask % N;
+      Value *Sum = RB.CreateFAdd(RB.CreateExtractElement(Target, Src),
+                                 RB.CreateExtractElement(Adj, Lane));
+      Target = RB.CreateInsertElement(Target, Sum, Src);
+    }
+    addAdjoint(SV.getOperand(0), AdjIn[0]);
+    addAdjoint(SV.getOperand(1), AdjIn[1]);
+  }
+}
+
+void GradientGenerator::reverseLoad(LoadInst &LI) {
+  Value *Adj = takeAdjoint(&LI);
+  if (!Adj)
+    return;
+  addToShadowMemory(LI.getPointerOperand(), Adj, LI.getAlign());
+}
+
+void GradientGenerator::reverseStore(StoreInst &SI) {
+  Value *V = SI.getValueOperand();
+  Value *Ptr = SI.getPointerOperand();
+  if (!AI.hasShadow(Ptr) ||
+      (carriesPointer(V->getType()) && !carriesFloat(V->getType())))
+    return;
+  if (!carriesFloat(V->getType()))
+    return reverseIntegerStore(SI);
+  // The stored value overwrote whatever adjoint the location held: it moves
+  // to the stored value, and the location starts from zero before the store.
+  Value *ShadowPtr = shadow(Ptr);
+  LoadInst *Adj = RB.CreateAlignedLoad(V->getType(), ShadowPtr, SI.getAlign());
+  StoreInst *Zero = RB.CreateAlignedStore(Constant::getNullValue(V->getType()),
+                                          ShadowPtr, SI.getAlign());
+  noteMemoryAccess(Adj, Ptr);
+  noteMemoryAccess(Zero, Ptr);
+  addAdjoint(V, Adj);
+}
+
+/// A 32- or 64-bit integer load of memory with adjoints that holds floats
+/// or doubles, whose value is computed with rather than only copied (copies
+/// are retyped by preprocessing or checked at their stores).
+bool GradientGenerator::readsFloatBitsAsNumber(const LoadInst &LI) const {
+  Type *T = LI.getType();
+  const Value *Ptr = LI.getPointerOperand();
+  if ((!T->isIntegerTy(32) && !T->isIntegerTy(64)) || !AI.hasShadow(Ptr))
+    return false;
+  if (all_of(LI.users(), [&](const User *U) {
+        auto *SI = dyn_cast<StoreInst>(U);
+        return SI && SI->getValueOperand() == &LI;
+      }))
+    return false;
+  ElementKind K = declaredAccessKind(LI);
+  if (K == ElementKind::Unknown)
+    K = kindAtOffset(Ptr, DL.getTypeStoreSize(T), DL);
+  if (K == ElementKind::Unknown)
+    K = kindAtAddress(Ptr, DL.getTypeStoreSize(T), DL);
+  return K == ElementKind::F64 || K == ElementKind::F32;
+}
+
+/// An integer store may overwrite floating-point data (optimization turns
+/// memset(p, 0, 8) into `store i64 0`): a constant kills the adjoint of the
+/// bytes it overwrites. An integer copy out of memory with adjoints that
+/// preprocessing could not retype might move floating-point data: refuse it
+/// rather than lose its derivative.
+void GradientGenerator::reverseIntegerStore(StoreInst &SI) {
+  Value *V = SI.getValueOperand();
+  if (isa<Constant>(V)) {
+    uint64_t Bytes = DL.getTypeStoreSize(V->getType());
+    RB.CreateMemSet(shadow(SI.getPointerOperand()), RB.getInt8(0), Bytes,
+                    SI.getAlign());
+    return;
+  }
+  // In a step function, arguments and results go through records.
+  if (SI.getMetadata(ExactAccessTypeKind))
+    checkHandedInteger(SI, V);
+  auto *Source = dyn_cast<LoadInst>(V);
+  unsigned Bits = V->getType()->getScalarSizeInBits();
+  auto Untyped = [&](const Instruction &Access, const Value *Ptr) {
+    ElementKind K = declaredAccessKind(Access);
+    if (K == ElementKind::Unknown)
+      K = kindAtOffset(Ptr, DL.getTypeStoreSize(V->getType()), DL);
+    if (K == ElementKind::Unknown)
+      K = pointeeKind(Ptr);
+    return K == ElementKind::Unknown || K == ElementKind::F64 ||
+           K == ElementKind::F32;
+  };
+  if (Source && AI.hasShadow(Source->getPointerOperand()) &&
+      (Bits == 32 || Bits == 64) && Untyped(SI, SI.getPointerOperand()) &&
+      Untyped(*Source, Source->getPointerOperand()))
+    unsupported(SI, "untyped " + Twine(Bits) +
+                        "-bit copy between memories that have adjoints: it "
+                        "may move floating-point data (compile with strict "
+                        "aliasing, the default, so that TBAA tells)");
+}
+
+void GradientGenerator::reverseCall(CallBase &Call) {
+  CalleeInfo Info = classifyCall(Call);
+  switch (Info.Kind) {
+  case CalleeKind::Math:
+    return reverseMath(Call, Info.Math);
+  case CalleeKind::Module:
+  case CalleeKind::Indirect:
+    return reverseDifferentiatedCall(Call);
+  case CalleeKind::MemTransfer:
+    return reverseMemTransfer(Call);
+  case CalleeKind::MemSet: {
+    // Memory overwritten with a constant passes no adjoint on.
+    Value *Dst = Call.getArgOperand(0);
+    if (AI.hasShadow(Dst))
+      RB.CreateMemSet(shadow(Dst), RB.getInt8(0), primal(Call.getArgOperand(2)),
+                      MaybeAlign());
+    return;
+  }
+  case CalleeKind::Alloc:
+  case CalleeKind::Calloc:
+  case CalleeKind::AlignedAlloc:
+    if (Checkpointed)
+      return reverseArenaAllocation(Call, Info.Kind);
+    RB.CreateCall(D.abi().shadowRelease(), {shadow(&Call)});
+    return;
+  case CalleeKind::Realloc:
+    return reverseRealloc(Call);
+  case CalleeKind::Free: {
+    Value *Ptr = Call.getArgOperand(0);
+    // An arena block's adjoints stay where they are, derived from its
+    // address.
+    if (AI.hasShadow(Ptr) && !Checkpointed)
+      RB.CreateCall(D.abi().shadowNoteFree(), {shadow(Ptr)});
+    return;
+  }
+  case CalleeKind::PointerCast:
+  case CalleeKind::NoDerivative:
+    return;
+  case CalleeKind::External:
+    for (const Use &U : Call.args())
+      if (AI.isVaried(U) || AI.hasShadow(U))
+        return unsupported(Call, whyNoDerivative(Call, Info.Fn));
+    return;
+  }
+}
+
+/// Why a call that receives active data has no derivative.
+std::string GradientGenerator::whyNoDerivative(const CallBase &Call,
+                                               const Function *Callee) {
+  if (!Callee)
+    return Call.isInlineAsm()
+               ? "inline assembly receives active data"
+               : "indirect call of a variadic function type receives "
+                 "active data";
+  std::string Name = "'" + displayName(*Callee) + "'";
+  if (markerKind(*Callee))
+    return "a gradient call inside differentiated code (nested "
+           "differentiation) is not supported yet";
+  if (Callee->isVarArg() && !Callee->isDeclaration())
+    return "call to the variadic function " + Name +
+           " with active data; variadic functions cannot be "
+           "differentiated yet";
+  return "call to a function without a body and without a known "
+         "derivative (" +
+         Name +
+         "); define it in this translation unit or pass only constant "
+         "data to it";
+}
+
+void GradientGenerator::reverseMath(CallBase &Call, MathOp Op) {
+  Value *Adj = takeAdjoint(&Call);
+  if (!Adj)
+    return;
+  unsigned N = Call.arg_size();
+  SmallVector<bool, 3> Wanted;
+  for (unsigned I = 0; I < N; ++I)
+    Wanted.push_back(AI.isActive(Call.getArgOperand(I)));
+  auto Arg = [&](unsigned I) { return primal(Call.getArgOperand(I)); };
+  auto Result = [&]() { return primal(&Call); };
+  SmallVector<Value *, 3> Adjs =
+      mathAdjoints(RB, Op, N, Wanted, PrimalOperands{Arg, Result}, Adj);
+  for (unsigned I = 0; I < N; ++I)
+    addAdjoint(Call.getArgOperand(I), Adjs[I]);
+}
+
+/// A pointer handed across a call boundary (an argument of a
+/// differentiated callee, or the returned value) without a shadow and of
+/// unknown origin would arrive with a null shadow: refuse it.
+void GradientGenerator::checkHandedPointer(Instruction &Where, Value *V) {
+  if (V->getType()->isPointerTy() && untrackedPointer(V))
+    unsupported(Where, "pointer of unknown origin (made from an integer, or "
+                       "returned by a function without a body) passed to or "
+                       "returned from a differentiated function");
+}
+
+/// An integer handed to a differentiated callee (or returned), loaded from
+/// memory with adjoints whose struct layout puts a float or a double there:
+/// the x86-64 ABI passes a struct such as {int, float} by value in an
+/// integer register (at -O0 loaded straight from the struct). Its
+/// derivative would be lost: refuse it.
+void GradientGenerator::checkHandedInteger(Instruction &Where, Value *V) {
+  auto *Load = dyn_cast<LoadInst>(V);
+  if (Load && V->getType()->isIntegerTy() &&
+      AI.hasShadow(Load->getPointerOperand()) &&
+      layoutHasFloatingPoint(Load->getPointerOperand(),
+                             DL.getTypeStoreSize(V->getType()), DL))
+    unsupported(Where, "struct with floating-point fields passed by value in "
+                       "an integer register (such as {int, float}); its "
+                       "derivative would be lost (pass it by pointer)");
+}
+
+void GradientGenerator::reverseDifferentiatedCall(CallBase &Call) {
+  Function *Callee = Call.getCalledFunction();
+  for (Value *Arg : Call.args()) {
+    checkHandedPointer(Call, Arg);
+    checkHandedInteger(Call, Arg);
+  }
+  DiffSignature S = signatureAt(Call, Callee);
+  for (unsigned I = 0; I < S.Args.size(); ++I)
+    if (S.Args[I] == ArgActivity::Dup && Call.isByValArgument(I) &&
+        holdsUnion(Call.getParamByValType(I)))
+      unsupported(Call, "union passed by value: its type does not say "
+                        "whether it holds floating-point data or pointers, "
+                        "whose shadows the callee's copy needs (pass it by "
+                        "pointer)");
+  Value *RetAdj = nullptr;
+  if (S.ActiveReturn)
+    RetAdj = takeAdjoint(&Call);
+  auto EmitRev = [&](IRBuilder<> &B, Function *Fn) -> Value * {
+    DiffSignature Each = S;
+    Each.Fn = Fn;
+    Function *Rev = D.get(Each).Rev;
+    return RetAdj ? B.CreateCall(Rev, {RetAdj}) : B.CreateCall(Rev, {});
+  };
+  Value *Result =
+      Callee
+          ? EmitRev(RB, Callee)
+          : dispatchIndirect(RB, Call, primal(Call.getCalledOperand()),
+                             reverseResultType(Call.getFunctionType(), S.Args),
+                             EmitRev);
+  unsigned Index = 0;
+  for (unsigned I = 0; I < S.Args.size(); ++I) {
+    if (S.Args[I] == ArgActivity::Out)
+      addAdjoint(Call.getArgOperand(I), RB.CreateExtractValue(Result, Index++));
+    if (S.Args[I] == ArgActivity::Dup && Call.isByValArgument(I))
+      reverseByValShadow(Call, I);
+  }
+}
+
+/// The callee's copy of a byval argument had its own shadow; the adjoints
+/// it gathered belong to the caller's object it was copied from.
+void GradientGenerator::reverseByValShadow(CallBase &Call, unsigned ArgNo) {
+  Value *Copy =
+      recordField(Current, &Call, ByValShadowField + ArgNo, RB.getPtrTy());
+  emitReturnCopyAdjoints(RB, D.abi(), Call.getParamByValType(ArgNo),
+                         shadow(Call.getArgOperand(ArgNo)), Copy);
+  RB.CreateCall(slotShadowFree(), {Copy});
+}
+
+void GradientGenerator::reverseMemTransfer(CallBase &Call) {
+  Value *Dst = Call.getArgOperand(0), *Src = Call.getArgOperand(1);
+  if (!AI.hasShadow(Dst))
+    return;
+  ElementKind Kind = copiedElementKind(Call);
+  if (Kind == ElementKind::Pointer || Kind == ElementKind::Integer)
+    return;
+  if (Kind == ElementKind::Unknown)
+    return unsupported(Call, "cannot tell whether this copy moves "
+                             "floating-point data (mixed or unknown element "
+                             "types)");
+  Value *Len =
+      RB.CreateZExtOrTrunc(primal(Call.getArgOperand(2)), RB.getInt64Ty());
+  if (!AI.hasShadow(Src)) {
+    RB.CreateMemSet(shadow(Dst), RB.getInt8(0), Len, MaybeAlign());
+    return;
+  }
+  Type *ElemTy = scalarTypeOf(Kind, RB.getContext());
+  RB.CreateCall(D.abi().copyAdjoint(ElemTy), {shadow(Src), shadow(Dst), Len});
+}
+
+/// Before an arena block was allocated its memory held nothing the
+/// computation reads, so its adjoints start from zero there: what is left
+/// (adjoints of reads of never-written bytes, calloc's zeros) must not leak
+/// into earlier users of the same addresses.
+void GradientGenerator::reverseArenaAllocation(CallBase &Call,
+                                               CalleeKind Kind) {
+  auto Arg = [&](unsigned K) {
+    return RB.CreateZExtOrTrunc(primal(Call.getArgOperand(K)), RB.getInt64Ty());
+  };
+  RB.CreateMemSet(shadow(&Call), RB.getInt8(0), allocatedBytes(RB, Kind, Arg),
+                  MaybeAlign());
+}
+
+void GradientGenerator::reverseRealloc(CallBase &Call) {
+  assert(!Checkpointed && "checkpointed code reallocates by copying");
+  ElementKind Kind = copiedElementKind(Call);
+  Value *NewShadow = shadow(&Call);
+  Value *Old = Call.getArgOperand(0);
+  if (Kind == ElementKind::F64 || Kind == ElementKind::F32) {
+    Type *ElemTy = scalarTypeOf(Kind, RB.getContext());
+    if (AI.hasShadow(Old))
+      RB.CreateCall(D.abi().reallocAdjoint(ElemTy), {shadow(Old), NewShadow});
+  } else if (Kind == ElementKind::Unknown) {
+    return unsupported(Call, "cannot tell whether this reallocation moves "
+                             "floating-point data");
+  }
+  RB.CreateCall(D.abi().shadowRelease(), {NewShadow});
+}
+
+Value *GradientGenerator::dispatchIndirect(
+    IRBuilder<> &B, CallBase &Call, Value *Callee, Type *ResultTy,
+    function_ref<Value *(IRBuilder<> &, Function *)> EmitCall) {
+  return emitIndirectDispatch(B, D.abi(), Call, Callee, ResultTy, *Sig.Fn,
+                              EmitCall);
+}
+
+} // namespace capsule

@@ -1,0 +1,216 @@
+//===- ApiNames.cpp - API names Capsule does not implement ----------------===//
+#include "Support/ApiNames.h"
+
+#include "Support/Diagnostics.h"
+#include "Support/MarkerCalls.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+namespace {
+
+/// The C names the runtime defines for programs, read from the runtime
+/// archive when the plugin is built (cmake/RuntimeSymbols.cmake).
+const char *const RuntimeSymbols[] = {
+#include "RuntimeSymbols.inc"
+};
+
+bool definedByRuntime(StringRef Name) {
+  return any_of(RuntimeSymbols, [&](const char *S) { return Name == S; });
+}
+
+/// "Enzyme" or "Capsule" for a name in either's API. C++ reaches template
+/// markers (`__enzyme_fwddiff<double>(...)`) through mangled names.
+std::optional<StringRef> apiFamily(StringRef Name) {
+  bool Mangled = Name.starts_with("_Z");
+  auto InFamily = [&](StringRef Prefix) {
+    std::string Reserved = ("__" + Prefix).str();
+    return Mangled ? Name.contains(Reserved)
+                   : Name.starts_with(Prefix) || Name.starts_with(Reserved);
+  };
+  if (InFamily("enzyme_"))
+    return StringRef("Enzyme");
+  if (InFamily("capsule_"))
+    return StringRef("Capsule");
+  return std::nullopt;
+}
+
+bool isImplemented(const GlobalValue &GV) {
+  if (auto *F = dyn_cast<Function>(&GV))
+    if (markerKind(*F) || runMarkerKind(*F))
+      return true;
+  if (auto *G = dyn_cast<GlobalVariable>(&GV))
+    if (isActivityMarkerGlobal(*G))
+      return true;
+  return definedByRuntime(GV.getName());
+}
+
+/// What ignoring the name would do, for the families users meet first.
+StringRef consequence(StringRef Name) {
+  if (Name.starts_with("__enzyme_register_"))
+    return "; custom derivatives are not supported yet, and the rule would "
+           "be ignored";
+  if (Name.starts_with("__enzyme_inactive") ||
+      Name.starts_with("__enzyme_function_like"))
+    return "; activity annotations are not supported yet, and this one "
+           "would be ignored";
+  return "";
+}
+
+std::string unimplemented(StringRef What, StringRef Family) {
+  return (What + " is " + (Family == "Enzyme" ? "an" : "a") + " " + Family +
+          " API name that Capsule does not implement yet")
+      .str();
+}
+
+/// "file:line: " of a global's definition, when debug info has it.
+std::string definitionSite(const GlobalValue &GV) {
+  unsigned Line = 0;
+  StringRef File;
+  if (auto *F = dyn_cast<Function>(&GV)) {
+    if (const DISubprogram *SP = F->getSubprogram()) {
+      Line = SP->getLine();
+      File = SP->getFilename();
+    }
+  } else if (auto *G = dyn_cast<GlobalVariable>(&GV)) {
+    SmallVector<DIGlobalVariableExpression *, 1> Info;
+    G->getDebugInfo(Info);
+    if (!Info.empty()) {
+      Line = Info.front()->getVariable()->getLine();
+      File = Info.front()->getVariable()->getFilename();
+    }
+  }
+  return Line ? (File + ":" + Twine(Line) + ": ").str() : "";
+}
+
+/// Every instruction that uses \p GV gets the error. With \p EvenUnused,
+/// a name used only in constants (a table of pointers) or not at all gets
+/// it once.
+void refuseUses(GlobalValue &GV, const Twine &Why, bool EvenUnused) {
+  bool Reported = false;
+  for (User *U : GV.users())
+    if (auto *I = dyn_cast<Instruction>(U)) {
+      reportUnimplementedApi(I, Why);
+      Reported = true;
+    }
+  if (!Reported && EvenUnused)
+    reportUnimplementedApi(GV.getContext(), definitionSite(GV) + Why);
+}
+
+/// Names: declared functions and globals of either API that nobody
+/// defines, every use of an enzyme_* activity marker Capsule lacks (Enzyme
+/// code defines all of them, used or not), and every __enzyme_* global,
+/// whose mere definition is a registration Enzyme's pass reads.
+void refuseUnimplementedNames(Module &M) {
+  auto Check = [](GlobalValue &GV) {
+    std::optional<StringRef> Family = apiFamily(GV.getName());
+    if (!Family || isImplemented(GV))
+      return;
+    bool Declared = GV.isDeclaration();
+    if (!Declared && isa<Function>(GV))
+      return; // the program's own function
+    bool Registration = GV.getName().starts_with("__enzyme_");
+    std::string Why =
+        unimplemented("'" + demangle(GV.getName().str()) + "'", *Family) +
+        consequence(GV.getName()).str();
+    if (Declared || Registration)
+      refuseUses(GV, Why, /*EvenUnused=*/true);
+    else if (*Family == "Enzyme")
+      refuseUses(GV, Why, /*EvenUnused=*/false);
+  };
+  for (Function &F : M)
+    if (!F.isIntrinsic())
+      Check(F);
+  for (GlobalVariable &G : M.globals())
+    Check(G);
+}
+
+bool isEnzymeAnnotation(const Value *Text, StringRef &Annotation) {
+  return getConstantStringInfo(Text, Annotation) &&
+         Annotation.starts_with("enzyme_");
+}
+
+/// `__attribute__((annotate("enzyme_inactive")))` and kin on functions and
+/// globals (llvm.global.annotations: {value, text, file, line, args}).
+void refuseGlobalAnnotations(Module &M) {
+  GlobalVariable *Annotations = M.getGlobalVariable("llvm.global.annotations");
+  if (!Annotations || !Annotations->hasInitializer())
+    return;
+  auto *Entries = dyn_cast<ConstantArray>(Annotations->getInitializer());
+  if (!Entries)
+    return;
+  for (const Use &U : Entries->operands()) {
+    auto *Entry = dyn_cast<ConstantStruct>(U.get());
+    StringRef Annotation, File;
+    if (!Entry || Entry->getNumOperands() < 4 ||
+        !isEnzymeAnnotation(Entry->getOperand(1), Annotation))
+      continue;
+    std::string Site;
+    auto *Line = dyn_cast<ConstantInt>(Entry->getOperand(3));
+    if (getConstantStringInfo(Entry->getOperand(2), File) && Line)
+      Site = (File + ":" + Twine(Line->getZExtValue()) + ": ").str();
+    auto *Annotated =
+        dyn_cast<GlobalValue>(Entry->getOperand(0)->stripPointerCasts());
+    std::string On =
+        Annotated ? " on '" + Annotated->getName().str() + "'" : "";
+    reportUnimplementedApi(
+        M.getContext(),
+        Site +
+            unimplemented("the annotation '" + Annotation.str() + "'" + On,
+                          "Enzyme") +
+            "; it would be ignored");
+  }
+}
+
+/// Annotations of local variables and pointers (llvm.var.annotation,
+/// llvm.ptr.annotation) and the function attributes Enzyme's clang plugin
+/// attaches.
+void refuseLocalAnnotations(Module &M) {
+  for (Function &F : M) {
+    for (const Attribute &A : F.getAttributes().getFnAttrs())
+      if (A.isStringAttribute() && A.getKindAsString().starts_with("enzyme_"))
+        reportUnimplementedApi(
+            F.getContext(),
+            definitionSite(F) +
+                unimplemented("the attribute '" + A.getKindAsString().str() +
+                                  "' on '" + displayName(F) + "'",
+                              "Enzyme") +
+                "; it would be ignored");
+    for (Instruction &I : instructions(F)) {
+      auto *Call = dyn_cast<IntrinsicInst>(&I);
+      StringRef Annotation;
+      if (Call &&
+          (Call->getIntrinsicID() == Intrinsic::var_annotation ||
+           Call->getIntrinsicID() == Intrinsic::ptr_annotation) &&
+          isEnzymeAnnotation(Call->getArgOperand(1), Annotation))
+        reportUnimplementedApi(
+            Call, unimplemented("the annotation '" + Annotation.str() + "'",
+                                "Enzyme") +
+                      "; it would be ignored");
+    }
+  }
+}
+
+} // namespace
+
+void refuseUnimplementedApi(Module &M) {
+  const char *Checked = "capsule.api.checked";
+  if (M.getNamedMetadata(Checked))
+    return;
+  M.getOrInsertNamedMetadata(Checked);
+  refuseUnimplementedNames(M);
+  refuseGlobalAnnotations(M);
+  refuseLocalAnnotations(M);
+}
+
+} // namespace capsule

@@ -1,0 +1,85 @@
+//===- Diagnostics.cpp - Compile-time errors of the Capsule pass ----------===//
+#include "Support/Diagnostics.h"
+
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+std::string displayName(const Function &F) {
+  // The pass's clones and step functions (f.capsule.step) stand for the
+  // user's function.
+  StringRef Name = F.getName();
+  return demangle(Name.substr(0, Name.find(".capsule.")).str());
+}
+
+/// The diagnostic carries the source location itself (clang and opt print
+/// it in front of the message); without debug info, say how to get one.
+static std::string locationHint(const Instruction &I) {
+  if (I.getDebugLoc())
+    return "";
+  return " (compile with -g to see the source line)";
+}
+
+static std::string instructionText(const Instruction &I) {
+  std::string S;
+  raw_string_ostream OS(S);
+  I.print(OS);
+  StringRef Text = StringRef(S).trim();
+  // Metadata attachments only make the message harder to read.
+  return Text.substr(0, Text.find(", !")).str();
+}
+
+/// "capsule: <Before> '<function>'<After>: <Why>" and the instruction,
+/// attributed to the user's function, not the clone the pass works on.
+static void diagnoseAt(const Instruction &I, const Function &Origin,
+                       StringRef Before, StringRef After, const Twine &Why,
+                       DiagnosticSeverity Severity) {
+  std::string Msg = ("capsule: " + Before + " '" + displayName(Origin) + "'" +
+                     After + locationHint(I) + ": " + Why +
+                     "\n  in instruction: " + instructionText(I))
+                        .str();
+  I.getContext().diagnose(
+      DiagnosticInfoUnsupported(Origin, Msg, I.getDebugLoc(), Severity));
+}
+
+void reportUnsupported(const Instruction &I, const Function &Origin,
+                       const Twine &Why) {
+  diagnoseAt(I, Origin, "cannot differentiate function", "", Why, DS_Error);
+}
+
+void reportNotInterruptible(const Instruction &I, const Function &Origin,
+                            const Twine &Why) {
+  diagnoseAt(I, Origin, "cannot make function", " interruptible", Why,
+             DS_Error);
+}
+
+void warnRepeatedEffect(const Instruction &I, const Function &Origin,
+                        const Twine &Why) {
+  diagnoseAt(I, Origin, "in interruptible function", "", Why, DS_Warning);
+}
+
+void reportBadMarkerCall(const Instruction &Call, const Twine &Why) {
+  std::string Msg =
+      ("capsule: malformed call" + locationHint(Call) + ": " + Why).str();
+  Call.getContext().diagnose(
+      DiagnosticInfoUnsupported(*Call.getFunction(), Msg, Call.getDebugLoc()));
+}
+
+void reportUnimplementedApi(const Instruction *I, const Twine &Why) {
+  I->getContext().diagnose(DiagnosticInfoUnsupported(
+      *I->getFunction(), "capsule: " + Why, I->getDebugLoc(), DS_Error));
+}
+
+void reportUnimplementedApi(LLVMContext &C, const Twine &Why) {
+  C.emitError("capsule: " + Why);
+}
+
+} // namespace capsule

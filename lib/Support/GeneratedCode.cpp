@@ -1,0 +1,51 @@
+//===- GeneratedCode.cpp - What every Capsule pass does last --------------===//
+#include "Support/GeneratedCode.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+static bool isGenerated(const Function &F) {
+  return F.getName().contains(".capsule.") && !F.isDeclaration();
+}
+
+void eraseMarkerCall(CallBase &Call) {
+  SmallVector<WeakTrackingVH, 8> Operands(Call.arg_begin(), Call.arg_end());
+  if (!Call.use_empty())
+    Call.replaceAllUsesWith(PoisonValue::get(Call.getType()));
+  if (auto *II = dyn_cast<InvokeInst>(&Call)) {
+    II->getUnwindDest()->removePredecessor(II->getParent());
+    BranchInst::Create(II->getNormalDest(), II->getIterator());
+  }
+  Call.eraseFromParent();
+  RecursivelyDeleteTriviallyDeadInstructionsPermissive(Operands);
+}
+
+void verifyGenerated(Module &M) {
+  for (Function &F : M) {
+    if (!isGenerated(F))
+      continue;
+    std::string Errors;
+    raw_string_ostream OS(Errors);
+    if (verifyFunction(F, &OS))
+      report_fatal_error(Twine("capsule: internal error: invalid code "
+                               "generated for '") +
+                         F.getName() + "':\n" + Errors);
+  }
+}
+
+void cleanUpGenerated(Module &M, FunctionPassManager &Cleanup,
+                      FunctionAnalysisManager &FAM) {
+  for (Function &F : M)
+    if (isGenerated(F))
+      Cleanup.run(F, FAM);
+}
+
+} // namespace capsule

@@ -1,0 +1,381 @@
+//===- MarkerCalls.cpp - The __capsule_autodiff call-site API -------------===//
+#include "Support/MarkerCalls.h"
+
+#include "Analysis/MemoryKinds.h"
+#include "Reverse/Differentiator.h"
+#include "Support/Diagnostics.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+/// The activity markers, with Enzyme's dupnoneed meaning dup: Capsule always
+/// computes the primal, so "not needed" only permits skipping work.
+static std::optional<ArgActivity> activityOfMarker(StringRef Name) {
+  return StringSwitch<std::optional<ArgActivity>>(Name)
+      .Cases("capsule_dup", "enzyme_dup", "capsule_dupnoneed",
+             "enzyme_dupnoneed", ArgActivity::Dup)
+      .Cases("capsule_const", "enzyme_const", ArgActivity::Const)
+      .Cases("capsule_out", "enzyme_out", ArgActivity::Out)
+      .Default(std::nullopt);
+}
+
+bool isActivityMarkerGlobal(const GlobalVariable &G) {
+  return activityOfMarker(G.getName()).has_value();
+}
+
+SmallVector<CallBase *, 8> callsTo(Function &F) {
+  SmallVector<CallBase *, 8> Calls;
+  for (User *U : F.users())
+    if (auto *Call = dyn_cast<CallBase>(U))
+      if (Call->getCalledOperand() == &F)
+        Calls.push_back(Call);
+  return Calls;
+}
+
+std::optional<MarkerKind> markerKind(const Function &F) {
+  StringRef Name = F.getName();
+  for (StringRef Prefix : {"__capsule_autodiff", "__enzyme_autodiff"}) {
+    size_t Pos = Name.find(Prefix);
+    if (Pos == StringRef::npos)
+      continue;
+    StringRef Rest = Name.drop_front(Pos + Prefix.size());
+    return Rest.starts_with("_checkpointed") ? MarkerKind::AutodiffCheckpointed
+                                             : MarkerKind::Autodiff;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+/// Walks the variadic arguments of one marker call.
+class RequestParser {
+public:
+  RequestParser(CallBase &Call) : Call(Call) {}
+  std::optional<GradientRequest> parse();
+
+private:
+  struct Marker {
+    ArgActivity Activity;
+    StringRef Name;
+  };
+  static std::optional<Marker> markerOf(const Value *V);
+  bool fail(const Twine &Why) {
+    reportBadMarkerCall(Call, Why);
+    return false;
+  }
+  bool parseArgument(unsigned ParamNo);
+  void shadowConstByValCopies();
+  bool checkResultType();
+  Value *convert(Value *V, Type *To, unsigned ParamNo);
+  std::string argName(unsigned ParamNo) const {
+    return ("argument " + Twine(ParamNo + 1) + " of '" + displayName(*Fn) + "'")
+        .str();
+  }
+
+  CallBase &Call;
+  Function *Fn = nullptr;
+  unsigned Next = 1;
+  GradientRequest R;
+};
+
+} // namespace
+
+std::optional<RequestParser::Marker> RequestParser::markerOf(const Value *V) {
+  auto *Load = dyn_cast<LoadInst>(V);
+  if (!Load)
+    return std::nullopt;
+  auto *G = dyn_cast<GlobalVariable>(Load->getPointerOperand());
+  if (!G)
+    return std::nullopt;
+  if (std::optional<ArgActivity> A = activityOfMarker(G->getName()))
+    return Marker{*A, G->getName()};
+  return std::nullopt;
+}
+
+Value *convertMarkerArgument(CallBase &Call, Value *V, Type *To,
+                             const Twine &What) {
+  Type *From = V->getType();
+  if (From == To)
+    return V;
+  IRBuilder<> B(&Call);
+  // C's default argument promotions widen float to double and small
+  // integers to int when they pass through "...".
+  if (From->isFloatingPointTy() && To->isFloatingPointTy())
+    return B.CreateFPCast(V, To);
+  if (From->isIntegerTy() && To->isIntegerTy())
+    return B.CreateSExtOrTrunc(V, To);
+  std::string FromS, ToS;
+  raw_string_ostream(FromS) << *From;
+  raw_string_ostream(ToS) << *To;
+  reportBadMarkerCall(Call, What + " has type " + ToS +
+                                " but the call passes " + FromS);
+  return nullptr;
+}
+
+Value *RequestParser::convert(Value *V, Type *To, unsigned ParamNo) {
+  return convertMarkerArgument(Call, V, To, argName(ParamNo));
+}
+
+bool RequestParser::parseArgument(unsigned ParamNo) {
+  unsigned NumArgs = Call.arg_size();
+  Type *ParamTy = Fn->getFunctionType()->getParamType(ParamNo);
+  std::optional<Marker> M = markerOf(Call.getArgOperand(Next));
+  if (M && ++Next >= NumArgs)
+    return fail("activity marker '" + M->Name +
+                "' ends the call: it must be "
+                "followed by " +
+                argName(ParamNo));
+  Value *V = Call.getArgOperand(Next++);
+  if (std::optional<Marker> Stray = markerOf(V))
+    return fail("activity marker '" + Stray->Name + "' stands where " +
+                argName(ParamNo) + " should be");
+
+  ArgActivity A = M                        ? M->Activity
+                  : carriesFloat(ParamTy)  ? ArgActivity::Out
+                  : ParamTy->isPointerTy() ? ArgActivity::Dup
+                                           : ArgActivity::Const;
+  StringRef How = M ? M->Name : StringRef("an unmarked argument");
+  if (A == ArgActivity::Dup) {
+    if (!ParamTy->isPointerTy())
+      return fail(How + " marks " + argName(ParamNo) +
+                  ", which is not a pointer");
+    if (Next >= NumArgs)
+      return fail(argName(ParamNo) +
+                  " is dup but the call ends before its "
+                  "shadow; pass the shadow right after it, or mark it "
+                  "capsule_const");
+    Value *Shadow = Call.getArgOperand(Next++);
+    if (markerOf(Shadow))
+      return fail("the shadow of " + argName(ParamNo) +
+                  " is missing: an activity marker stands in its place");
+    if (!Shadow->getType()->isPointerTy())
+      return fail("the shadow of " + argName(ParamNo) +
+                  " must be a pointer like the argument itself");
+    R.Shadows.push_back(Shadow);
+    if (Fn->getArg(ParamNo)->hasByValAttr() &&
+        holdsUnion(Fn->getArg(ParamNo)->getParamByValType()))
+      return fail(argName(ParamNo) +
+                  " is a union passed by value: its type does not say "
+                  "whether it holds floating-point data or pointers (pass "
+                  "it by pointer)");
+  }
+  if (A == ArgActivity::Out && !carriesFloat(ParamTy))
+    return fail(How + " marks " + argName(ParamNo) +
+                ", which is not floating-point; use capsule_dup for "
+                "pointers and capsule_const for the rest");
+  Value *Converted = convert(V, ParamTy, ParamNo);
+  if (!Converted)
+    return false;
+  R.Args.push_back(Converted);
+  R.Sig.Args.push_back(A);
+  return true;
+}
+
+/// A struct passed by value is f's own copy, a local variable like any
+/// other: marked const, the caller's object is not differentiated, but f
+/// may store active values in its copy, whose derivatives must flow as
+/// through any local. The copy gets a zeroed scratch shadow, whose adjoints
+/// are dropped. Not a struct with pointer fields: their shadows would be
+/// null, and a const pointer must stay without a shadow (docs/limitations.md).
+void RequestParser::shadowConstByValCopies() {
+  const DataLayout &DL = Call.getDataLayout();
+  unsigned DupsBefore = 0;
+  for (auto [K, Activity] : enumerate(R.Sig.Args)) {
+    Argument *A = Fn->getArg(K);
+    if (Activity == ArgActivity::Dup) {
+      ++DupsBefore;
+      continue;
+    }
+    if (Activity != ArgActivity::Const || !A->hasByValAttr() ||
+        !carriesFloat(A->getParamByValType()) ||
+        carriesPointer(A->getParamByValType()))
+      continue;
+    Type *Ty = A->getParamByValType();
+    IRBuilder<> Entry(
+        &*Call.getFunction()->getEntryBlock().getFirstInsertionPt());
+    AllocaInst *Scratch =
+        Entry.CreateAlloca(Ty, nullptr, A->getName() + ".const.shadow");
+    IRBuilder<> B(&Call);
+    B.CreateMemSet(Scratch, B.getInt8(0), DL.getTypeAllocSize(Ty),
+                   Scratch->getAlign());
+    R.Shadows.insert(R.Shadows.begin() + DupsBefore++, Scratch);
+    Activity = ArgActivity::Dup;
+  }
+}
+
+/// The marker's declared return type receives the adjoints of the out
+/// arguments: nothing (void), one floating-point value (0 when there is no
+/// out argument), or a struct with one field per out argument, of its type,
+/// in order. The C ABI may return such a struct in memory (sret) or coerce
+/// it into other register types ({float, float} becomes <2 x float>), so
+/// structs are checked by size.
+bool RequestParser::checkResultType() {
+  const DataLayout &DL = Call.getDataLayout();
+  unsigned Outs = count(R.Sig.Args, ArgActivity::Out);
+  TypeSize Needed =
+      DL.getTypeStoreSize(reverseResultType(Fn->getFunctionType(), R.Sig.Args));
+  auto Mismatch = [&] {
+    return fail("the call's return type does not fit the " + Twine(Outs) +
+                " out arguments of '" + displayName(*Fn) +
+                "': use void, a floating-point type (one out argument) or a "
+                "struct with one field per out argument, of its type");
+  };
+  if (R.ResultSlot) {
+    Type *T = Call.getParamStructRetType(0);
+    return Outs && DL.getTypeStoreSize(T) == Needed ? true : Mismatch();
+  }
+  Type *T = Call.getType();
+  if (T->isVoidTy())
+    return true;
+  if (T->isFloatingPointTy()) {
+    // The C header declares the marker as returning double; with no out
+    // argument the value is 0.
+    if (Outs <= 1)
+      return true;
+    return fail("the call returns one floating-point value but '" +
+                displayName(*Fn) + "' has " + Twine(Outs) +
+                " out arguments; declare the marker to return void or a "
+                "struct with one field per out argument");
+  }
+  return Outs && DL.getTypeStoreSize(T) == Needed ? true : Mismatch();
+}
+
+std::optional<GradientRequest> RequestParser::parse() {
+  if (Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet)) {
+    R.ResultSlot = Call.getArgOperand(0);
+    Next = 2;
+  }
+  if (Call.arg_size() < Next)
+    return fail("the first argument must be the function to differentiate"),
+           std::nullopt;
+  Fn = dyn_cast<Function>(Call.getArgOperand(Next - 1)->stripPointerCasts());
+  if (!Fn)
+    return fail("the first argument must be the function to differentiate, "
+                "e.g. (void *)f"),
+           std::nullopt;
+  if (Fn->isDeclaration())
+    return fail("'" + displayName(*Fn) +
+                "' has no body in this translation unit; only functions "
+                "defined here can be differentiated"),
+           std::nullopt;
+  if (Fn->isVarArg())
+    return fail("'" + displayName(*Fn) +
+                "' takes a variable number of arguments, which is not "
+                "supported"),
+           std::nullopt;
+  R.Call = &Call;
+  R.Sig.Fn = Fn;
+  R.Sig.TopLevel = true;
+  R.Sig.StableArgs = ~uint64_t(0);
+  unsigned NumParams = Fn->arg_size();
+  for (unsigned I = 0; I < NumParams; ++I) {
+    if (Next >= Call.arg_size())
+      return fail("too few arguments: '" + displayName(*Fn) + "' takes " +
+                  Twine(NumParams) + " arguments but the call passes only " +
+                  Twine(I)),
+             std::nullopt;
+    if (!parseArgument(I))
+      return std::nullopt;
+  }
+  if (Next < Call.arg_size())
+    return fail("too many arguments: '" + displayName(*Fn) + "' takes " +
+                Twine(NumParams) +
+                " arguments (plus markers and shadows), the call passes " +
+                Twine(Call.arg_size() - Next) + " more"),
+           std::nullopt;
+  Type *RetTy = Fn->getReturnType();
+  if (carriesFloat(RetTy) && !RetTy->isFloatingPointTy())
+    return fail("'" + displayName(*Fn) +
+                "' returns an aggregate of floating-point values, which "
+                "cannot be seeded; return a scalar or write the results "
+                "through a capsule_dup pointer"),
+           std::nullopt;
+  R.Sig.ActiveReturn = RetTy->isFloatingPointTy();
+  if (!checkResultType())
+    return std::nullopt;
+  shadowConstByValCopies();
+  return R;
+}
+
+std::optional<GradientRequest> parseGradientRequest(CallBase &Call) {
+  return RequestParser(Call).parse();
+}
+
+std::optional<RunMarkerKind> runMarkerKind(const Function &F) {
+  return StringSwitch<std::optional<RunMarkerKind>>(F.getName())
+      .Case("__capsule_primops", RunMarkerKind::Primops)
+      .Case("__capsule_interrupt", RunMarkerKind::Interrupt)
+      .Default(std::nullopt);
+}
+
+/// `__capsule_primops(fn, args...)` returns a uint64_t step count;
+/// `__capsule_interrupt(fn, l, args...)` returns a capsule pointer.
+std::optional<RunRequest> parseRunRequest(CallBase &Call, RunMarkerKind Kind) {
+  auto Fail = [&](const Twine &Why) -> std::optional<RunRequest> {
+    reportBadMarkerCall(Call, Why);
+    return std::nullopt;
+  };
+  StringRef Marker = Call.getCalledFunction()->getName();
+  bool Interrupt = Kind == RunMarkerKind::Interrupt;
+  bool ReturnsRight = Interrupt ? Call.getType()->isPointerTy()
+                                : Call.getType()->isIntegerTy(64);
+  if (!ReturnsRight)
+    return Fail(Marker + " must be declared to return " +
+                (Interrupt ? "capsule_t *" : "uint64_t") +
+                " (include capsule/capsule.h)");
+  unsigned First = Interrupt ? 2 : 1;
+  if (Call.arg_size() < First)
+    return Fail(Marker + " needs the function to run" +
+                (Interrupt ? " and the step limit" : "") + " first");
+  auto *Fn = dyn_cast<Function>(Call.getArgOperand(0)->stripPointerCasts());
+  if (!Fn)
+    return Fail("the first argument of " + Marker +
+                " must be the function to run, e.g. (void *)f");
+  if (Fn->isDeclaration())
+    return Fail("'" + displayName(*Fn) +
+                "' has no body in this translation unit; only functions "
+                "defined here can be interrupted");
+  if (Fn->isVarArg())
+    return Fail("'" + displayName(*Fn) +
+                "' takes a variable number of arguments, which is not "
+                "supported");
+  RunRequest R{&Call, Kind, Fn, nullptr, {}};
+  if (Interrupt) {
+    R.Limit = convertMarkerArgument(Call, Call.getArgOperand(1),
+                                    Type::getInt64Ty(Call.getContext()),
+                                    "the step limit");
+    if (!R.Limit)
+      return std::nullopt;
+  }
+  unsigned Given = Call.arg_size() - First;
+  if (Given != Fn->arg_size())
+    return Fail(Twine(Given < Fn->arg_size() ? "too few" : "too many") +
+                " arguments: '" + displayName(*Fn) + "' takes " +
+                Twine(Fn->arg_size()) + " arguments but the call passes " +
+                Twine(Given));
+  for (Argument &A : Fn->args()) {
+    Value *V = convertMarkerArgument(
+        Call, Call.getArgOperand(First + A.getArgNo()), A.getType(),
+        "argument " + Twine(A.getArgNo() + 1) + " of '" + displayName(*Fn) +
+            "'");
+    if (!V)
+      return std::nullopt;
+    R.Args.push_back(V);
+  }
+  return R;
+}
+
+SmallVector<Value *, 4> dupArguments(const GradientRequest &R) {
+  SmallVector<Value *, 4> Dups;
+  for (auto [K, Arg] : enumerate(R.Args))
+    if (R.Sig.Args[K] == ArgActivity::Dup)
+      Dups.push_back(Arg);
+  return Dups;
+}
+
+} // namespace capsule

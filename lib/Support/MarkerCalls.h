@@ -1,0 +1,82 @@
+//===- MarkerCalls.h - The __capsule_autodiff call-site API ------*- C++
+//-*-===//
+//
+// Users ask for derivatives with marker calls in Enzyme's C convention:
+//   __capsule_autodiff((void *)f, capsule_dup, x, dx, capsule_const, n);
+// Any function whose name contains __capsule_autodiff or __enzyme_autodiff
+// is a marker (C users declare siblings with other return types; C++ gets a
+// template). Activity markers are loads of the globals capsule_dup,
+// capsule_dupnoneed, capsule_const, capsule_out and their enzyme_ aliases.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_MARKERCALLS_H
+#define CAPSULE_MARKERCALLS_H
+
+#include "Analysis/Signature.h"
+#include "llvm/IR/InstrTypes.h"
+
+#include <optional>
+
+namespace capsule {
+
+enum class MarkerKind { Autodiff, AutodiffCheckpointed };
+
+/// Whether calls to \p F are marker calls, and of which kind.
+std::optional<MarkerKind> markerKind(const llvm::Function &F);
+
+/// The calls and invokes of \p F (not other uses of its address).
+llvm::SmallVector<llvm::CallBase *, 8> callsTo(llvm::Function &F);
+
+/// True for the globals whose loads are activity markers.
+bool isActivityMarkerGlobal(const llvm::GlobalVariable &G);
+
+/// A well-formed request for a gradient.
+struct GradientRequest {
+  llvm::CallBase *Call = nullptr;
+  DiffSignature Sig;
+  /// The primal arguments, converted to the parameter types of Sig.Fn.
+  llvm::SmallVector<llvm::Value *, 8> Args;
+  /// The shadows of the dup arguments, in order.
+  llvm::SmallVector<llvm::Value *, 4> Shadows;
+  /// Where the adjoints go when the marker returns a struct in memory (the
+  /// call's sret argument); null when they are returned in registers.
+  llvm::Value *ResultSlot = nullptr;
+};
+
+/// Parses a marker call; reports a compile-time error and returns nothing
+/// when it is malformed.
+std::optional<GradientRequest> parseGradientRequest(llvm::CallBase &Call);
+
+/// The primal arguments of \p R's dup arguments, parallel to R.Shadows.
+llvm::SmallVector<llvm::Value *, 4> dupArguments(const GradientRequest &R);
+
+/// Converts argument \p V of marker call \p Call to parameter type \p To
+/// the way C's default argument promotions require; reports \p What (e.g.
+/// "argument 2 of 'f'") and returns null when it cannot.
+llvm::Value *convertMarkerArgument(llvm::CallBase &Call, llvm::Value *V,
+                                   llvm::Type *To, const llvm::Twine &What);
+
+/// The interruptible-execution markers of capsule.h.
+enum class RunMarkerKind { Primops, Interrupt };
+
+/// Whether calls to \p F are __capsule_primops or __capsule_interrupt.
+std::optional<RunMarkerKind> runMarkerKind(const llvm::Function &F);
+
+/// A well-formed __capsule_primops or __capsule_interrupt call.
+struct RunRequest {
+  llvm::CallBase *Call = nullptr;
+  RunMarkerKind Kind;
+  llvm::Function *Fn = nullptr;
+  /// The step limit of __capsule_interrupt, as i64.
+  llvm::Value *Limit = nullptr;
+  /// The arguments, converted to the parameter types of Fn.
+  llvm::SmallVector<llvm::Value *, 8> Args;
+};
+
+/// Parses a run marker call; reports a compile-time error and returns
+/// nothing when it is malformed.
+std::optional<RunRequest> parseRunRequest(llvm::CallBase &Call,
+                                          RunMarkerKind Kind);
+
+} // namespace capsule
+
+#endif

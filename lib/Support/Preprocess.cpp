@@ -1,0 +1,205 @@
+//===- Preprocess.cpp - Canonical form for differentiation ----------------===//
+#include "Support/Preprocess.h"
+
+#include "Analysis/CallClassifier.h"
+#include "Analysis/MemoryKinds.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/Utils/CallPromotionUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+/// Exceptions thrown through differentiated code are not supported (the
+/// tape would be left half-written), so an invoke becomes a call that
+/// continues at the normal destination; landing pads become unreachable.
+static void lowerInvokes(Function &F) {
+  SmallVector<InvokeInst *, 8> Invokes;
+  for (BasicBlock &BB : F)
+    if (auto *II = dyn_cast<InvokeInst>(BB.getTerminator()))
+      Invokes.push_back(II);
+  for (InvokeInst *II : Invokes)
+    changeToCall(II);
+}
+
+/// Gives the function a single return block, so that the reverse sweep has
+/// a single entry.
+static void unifyReturns(Function &F) {
+  SmallVector<ReturnInst *, 4> Returns;
+  for (BasicBlock &BB : F)
+    if (auto *RI = dyn_cast<ReturnInst>(BB.getTerminator()))
+      Returns.push_back(RI);
+  if (Returns.size() < 2)
+    return;
+  LLVMContext &C = F.getContext();
+  BasicBlock *Exit = BasicBlock::Create(C, "capsule.return", &F);
+  IRBuilder<> B(Exit);
+  Type *RetTy = F.getReturnType();
+  PHINode *Result =
+      RetTy->isVoidTy() ? nullptr : B.CreatePHI(RetTy, Returns.size(), "ret");
+  ReturnInst *NewRet = Result ? B.CreateRet(Result) : B.CreateRetVoid();
+  NewRet->setDebugLoc(Returns.front()->getDebugLoc());
+  for (ReturnInst *RI : Returns) {
+    if (Result)
+      Result->addIncoming(RI->getReturnValue(), RI->getParent());
+    BranchInst::Create(Exit, RI->getParent());
+    RI->eraseFromParent();
+  }
+}
+
+/// Loops get preheaders and dedicated exits, where the reverse sweep's
+/// loop-invariant values are taped once per loop run.
+static void simplifyLoops(Function &F) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  for (Loop *L : LI)
+    simplifyLoop(L, &DT, &LI, nullptr, nullptr, nullptr,
+                 /*PreserveLCSSA=*/false);
+}
+
+static void promoteStackSlots(Function &F) {
+  DominatorTree DT(F);
+  SmallVector<AllocaInst *, 16> Promotable;
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *AI = dyn_cast<AllocaInst>(&I))
+      if (isAllocaPromotable(AI))
+        Promotable.push_back(AI);
+  if (!Promotable.empty())
+    PromoteMemToReg(Promotable, DT);
+}
+
+/// A use of an integer load that only moves its bits: storing it, or
+/// reading them back as a float of the same size (`bitcast i64 to double`,
+/// what optimization leaves of a double copied through an int64_t).
+static bool movesBits(const Use &U) {
+  if (auto *SI = dyn_cast<StoreInst>(U.getUser()))
+    return U.getOperandNo() == 0 && !SI->isVolatile();
+  auto *Cast = dyn_cast<BitCastInst>(U.getUser());
+  return Cast && Cast->getType()->isFloatingPointTy();
+}
+
+/// What integer copy \p LI (a load whose uses all move its bits) moves,
+/// from how the memories it reads and writes are typed elsewhere and from
+/// the float types its bits are read back as: the one kind they all have;
+/// or, where some are integers and the others one floating-point kind, that
+/// kind (integers may share memory with one floating-point kind:
+/// MemoryKinds.h), which is what a double copied through an int64_t is.
+/// Pointers must agree exactly.
+static ElementKind copyKindFromMemory(LoadInst &LI) {
+  SmallVector<ElementKind, 4> Kinds{pointeeKind(LI.getPointerOperand())};
+  for (const User *U : LI.users())
+    if (auto *SI = dyn_cast<StoreInst>(U))
+      Kinds.push_back(pointeeKind(SI->getPointerOperand()));
+    else
+      Kinds.push_back(U->getType()->isDoubleTy() ? ElementKind::F64
+                                                 : ElementKind::F32);
+  if (all_equal(Kinds))
+    return Kinds.front();
+  ElementKind Float = ElementKind::Unknown;
+  for (ElementKind K : Kinds) {
+    if (K == ElementKind::Integer)
+      continue;
+    if ((K != ElementKind::F64 && K != ElementKind::F32) ||
+        (Float != ElementKind::Unknown && Float != K))
+      return ElementKind::Unknown;
+    Float = K;
+  }
+  return Float;
+}
+
+/// Optimization turns small copies (memcpy of 8 bytes, struct assignment)
+/// into integer loads and stores. Where TBAA says the integers are really
+/// doubles, floats or pointers, the copy is retyped so that the sweeps see
+/// what it moves; so are copies whose bits are read back as a float. Integer
+/// copies left untyped are checked by the reverse sweep.
+static void retypeIntegerCopies(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  SmallVector<LoadInst *, 8> Loads;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *LI = dyn_cast<LoadInst>(&I))
+        if (LI->getType()->isIntegerTy() && !LI->use_empty() &&
+            all_of(LI->uses(), movesBits))
+          Loads.push_back(LI);
+  for (LoadInst *LI : Loads) {
+    bool ReadAsFloat =
+        any_of(LI->users(), [](const User *U) { return isa<BitCastInst>(U); });
+    // TBAA says what the access is declared as; bits read back as a float
+    // say more. Without TBAA (-O0, -fno-strict-aliasing), how the memory is
+    // typed elsewhere tells.
+    ElementKind Kind =
+        ReadAsFloat ? ElementKind::Unknown : declaredAccessKind(*LI);
+    if (Kind == ElementKind::Unknown)
+      Kind = copyKindFromMemory(*LI);
+    Type *T = scalarTypeOf(Kind, F.getContext());
+    if (!T || DL.getTypeStoreSize(T) != DL.getTypeStoreSize(LI->getType()))
+      continue;
+    IRBuilder<> B(LI);
+    LoadInst *Typed = B.CreateAlignedLoad(T, LI->getPointerOperand(),
+                                          LI->getAlign(), LI->isVolatile());
+    Typed->copyMetadata(*LI);
+    for (User *U : make_early_inc_range(LI->users())) {
+      if (auto *Cast = dyn_cast<BitCastInst>(U)) {
+        Cast->replaceAllUsesWith(Typed);
+        Cast->eraseFromParent();
+        continue;
+      }
+      auto *SI = cast<StoreInst>(U);
+      IRBuilder<> SB(SI);
+      StoreInst *New = SB.CreateAlignedStore(Typed, SI->getPointerOperand(),
+                                             SI->getAlign(), SI->isVolatile());
+      New->copyMetadata(*SI);
+      SI->eraseFromParent();
+    }
+    LI->eraseFromParent();
+  }
+}
+
+/// Library functions whose address the program takes (sin in a table of
+/// functions, free passed as a deleter) have rules but no body, so an
+/// indirect call that reaches one could not be dispatched to a derivative.
+/// Each indirect call gets a direct call of every such function of its type,
+/// taken when the pointer equals it; what is left stays indirect.
+static void devirtualizeKnownLibraryCalls(Function &F) {
+  SmallVector<CallBase *, 4> Indirect;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (classifyCall(*Call).Kind == CalleeKind::Indirect)
+          Indirect.push_back(Call);
+  for (CallBase *Call : Indirect)
+    for (Function *Target :
+         indirectCallTargets(*F.getParent(), Call->getFunctionType(),
+                             /*IncludeDeclarations=*/true))
+      if (Target->isDeclaration() &&
+          classifyFunction(*Target).Kind != CalleeKind::External)
+        promoteCallWithIfThenElse(*Call, Target);
+}
+
+Function *prepareForDifferentiation(Function &F) {
+  ValueToValueMapTy VMap;
+  Function *P = CloneFunction(&F, VMap);
+  P->setName(F.getName() + ".capsule.prep");
+  P->addFnAttr(OriginalFunctionAttr, F.getName());
+  P->setLinkage(GlobalValue::InternalLinkage);
+  P->removeFnAttr(Attribute::OptimizeNone);
+  P->removeFnAttr(Attribute::NoInline);
+  lowerInvokes(*P);
+  devirtualizeKnownLibraryCalls(*P);
+  removeUnreachableBlocks(*P);
+  unifyReturns(*P);
+  promoteStackSlots(*P);
+  retypeIntegerCopies(*P);
+  simplifyLoops(*P);
+  return P;
+}
+
+} // namespace capsule

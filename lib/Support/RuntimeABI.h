@@ -1,0 +1,159 @@
+//===- RuntimeABI.h - Runtime entry points used by generated code -*- C++
+//-*-===//
+//
+// The pass-side mirror of runtime/abi.h: declares the runtime's globals and
+// functions in the module being transformed and emits the inline tape fast
+// paths. Change both files together.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_RUNTIMEABI_H
+#define CAPSULE_RUNTIMEABI_H
+
+#include "Analysis/CallClassifier.h"
+
+#include "llvm/IR/IRBuilder.h"
+
+namespace capsule {
+
+/// CAPSULE_SINK_MASK of runtime/abi.h: the sink holds the adjoints of the
+/// byte at address p at sink base + (p & SinkMask).
+inline constexpr uint64_t SinkMask = (uint64_t(1) << 38) - 1;
+
+/// CAPSULE_JOURNAL_FILTER_SLOTS of runtime/abi.h.
+inline constexpr uint64_t JournalFilterSlots = 2048;
+
+/// The pseudo-function of journal barriers (JournalBarriers.h).
+inline constexpr const char *JournalBarrierName = "__capsule_journal_barrier";
+
+class RuntimeABI {
+public:
+  explicit RuntimeABI(llvm::Module &M);
+
+  /// The address of field \p Index of this thread's tape header.
+  llvm::Value *tapeField(llvm::IRBuilder<> &B, unsigned Index);
+  /// Reserves \p Bytes on the tape; returns the address of the record.
+  llvm::Value *emitTapePush(llvm::IRBuilder<> &B, uint64_t Bytes);
+  /// Pops \p Bytes off the tape; returns the address of the record.
+  llvm::Value *emitTapePop(llvm::IRBuilder<> &B, uint64_t Bytes);
+
+  llvm::FunctionCallee gradientBegin();
+  llvm::FunctionCallee gradientForwardDone();
+  llvm::FunctionCallee gradientEnd();
+  /// void (ptr block): free() postponed to the end of the gradient call.
+  llvm::FunctionCallee deferFree();
+  /// void (ptr dsrc, ptr ddst, i64 bytes), for f64 or f32 elements.
+  llvm::FunctionCallee copyAdjoint(llvm::Type *ElementTy);
+  /// void (ptr target, ptr site) — never returns.
+  llvm::FunctionCallee unknownCallTarget();
+  /// ptr (i64 bytes): zeroed shadow of a heap allocation.
+  llvm::FunctionCallee shadowAlloc();
+  /// ptr (ptr old shadow, i64 bytes): shadow of realloc's result; copies the
+  /// old shadow's contents.
+  llvm::FunctionCallee shadowRealloc();
+  /// void (ptr dold, ptr dnew): the adjoint of realloc's copy of f64/f32
+  /// elements (the runtime knows both shadows' sizes).
+  llvm::FunctionCallee reallocAdjoint(llvm::Type *ElementTy);
+  /// void (ptr shadow): the primal was freed; the shadow goes when the
+  /// reverse sweep passes its allocation.
+  llvm::FunctionCallee shadowNoteFree();
+  /// void (ptr shadow): the reverse sweep passed the allocation.
+  llvm::FunctionCallee shadowRelease();
+  /// void (ptr shadow): frees the shadow of a stack slot.
+  llvm::FunctionCallee shadowFree();
+  /// The same two for the stack slots and byval copies of checkpointed
+  /// code, whose shadows the journal must not save.
+  llvm::FunctionCallee scratchShadowAlloc();
+  llvm::FunctionCallee scratchShadowFree();
+
+  // Interruptible execution (the second half of runtime/abi.h).
+
+  /// The thread's step budget (i64, initial-exec TLS).
+  llvm::Value *budgetAddress(llvm::IRBuilder<> &B);
+  /// The number of live snapshots (i32, initial-exec TLS).
+  llvm::Value *journalDepthAddress(llvm::IRBuilder<> &B);
+  /// The end of the committed frame stack (ptr, initial-exec TLS).
+  llvm::Value *frameLimitAddress(llvm::IRBuilder<> &B);
+  /// The journal's filter of saved granules (i64 array, initial-exec TLS).
+  llvm::Value *journalFilterAddress(llvm::IRBuilder<> &B);
+  /// void (ptr addr, i64 bytes).
+  llvm::FunctionCallee journalWrite();
+  /// void (ptr addr, i64 bytes, i64 align): the pseudo-function of journal
+  /// barriers, replaced by expandJournalBarriers().
+  llvm::FunctionCallee journalBarrier();
+  /// void (ptr end).
+  llvm::FunctionCallee frameGrow();
+  /// The deterministic allocator's replacement for an allocation function
+  /// of kind \p Kind (Alloc, Calloc, AlignedAlloc, Realloc or Free), with
+  /// the C function's parameters.
+  llvm::FunctionCallee arenaFunction(CalleeKind Kind);
+  /// The capsule_entry struct type: {ptr step, i64 frame_bytes, i64
+  /// result_offset, i64 result_bytes, ptr name}.
+  llvm::StructType *entryType();
+  /// Replay of non-deterministic calls (abi.h; ReplayCalls.h).
+  llvm::FunctionCallee replayPending();
+  /// Of a result of type \p T: double, float, or an integer as i64.
+  llvm::FunctionCallee replayTake(llvm::Type *T);
+  llvm::FunctionCallee replayTakeBytes();
+  llvm::FunctionCallee replayWillWrite();
+  llvm::FunctionCallee replayRecord(llvm::Type *T);
+  llvm::FunctionCallee replayRecordBytes();
+  /// The capsule_shadow_global struct type: {ptr global, ptr shadow, i64
+  /// bytes, ptr name, ptr pointer_offsets, i64 pointer_count}.
+  llvm::StructType *shadowGlobalType();
+  /// void (ptr table, i64 n, ptr args, ptr user_shadows, ptr shadows, i64
+  /// count) and void (ptr table, i64 n, ptr args, ptr user_shadows, i64
+  /// count).
+  llvm::FunctionCallee bindShadowGlobals();
+  llvm::FunctionCallee unbindShadowGlobals();
+  /// ptr (ptr): sink(p), the sink reserved on first use.
+  llvm::FunctionCallee sinkOf();
+  /// void (ptr shadow, ptr src, i64 bytes).
+  llvm::FunctionCallee sinkFill();
+  /// ptr (ptr entry).
+  llvm::FunctionCallee rootFrame();
+  /// i64 (ptr entry, ptr frame).
+  llvm::FunctionCallee runPrimops();
+  /// ptr (ptr entry, ptr frame, i64 limit).
+  llvm::FunctionCallee runInterrupt();
+
+  // Checkpointed gradients (the last part of runtime/abi.h).
+
+  /// This thread's region of runtime memory: frame stack and arena (ptr,
+  /// initial-exec TLS; loaded).
+  llvm::Value *loadRegionBase(llvm::IRBuilder<> &B);
+  /// The span of every thread's region: adjoints of runtime memory live one
+  /// span above it, shadow pointers stored in it two spans above (i64,
+  /// loaded).
+  llvm::Value *loadRegionSpan(llvm::IRBuilder<> &B);
+  /// The scratch adjoint space of memory without shadows (ptr, loaded).
+  llvm::Value *loadSinkBase(llvm::IRBuilder<> &B);
+  /// void (ptr dst, ptr dst shadow, ptr src, ptr src shadow, i64 bytes).
+  llvm::FunctionCallee copyPointerShadows();
+  /// i64 (ptr block).
+  llvm::FunctionCallee arenaUsableSize();
+  /// The capsule_checkpointed_entry struct type: {ptr entry, ptr fwd, ptr
+  /// rev, ptr untaped fwd, i32 result kind, i32 loop iterations}.
+  llvm::StructType *checkpointedEntryType();
+  /// void (ptr checkpointed entry, ptr frame).
+  llvm::FunctionCallee runCheckpointed();
+
+private:
+  llvm::GlobalVariable *external(llvm::StringRef Name, llvm::Type *Ty);
+  llvm::GlobalVariable *threadLocal(llvm::StringRef Name, llvm::Type *Ty);
+  /// A `void (ptr shadow)` runtime function.
+  llvm::FunctionCallee onShadow(llvm::StringRef Name);
+  llvm::Value *
+  emitRareSlowPath(llvm::IRBuilder<> &B, llvm::Value *TakeSlow,
+                   llvm::StringRef SlowName, uint64_t Bytes,
+                   llvm::function_ref<llvm::Value *(llvm::IRBuilder<> &)> Fast,
+                   const llvm::Twine &Label);
+  llvm::FunctionCallee function(llvm::StringRef Name, llvm::Type *Ret,
+                                llvm::ArrayRef<llvm::Type *> Params);
+
+  llvm::Module &M;
+  llvm::StructType *TapeTy;
+  llvm::GlobalVariable *Tape;
+};
+
+} // namespace capsule
+
+#endif
