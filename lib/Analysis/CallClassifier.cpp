@@ -1,5 +1,6 @@
 //===- CallClassifier.cpp - What a call means to differentiation ----------===//
 #include "Analysis/CallClassifier.h"
+#include "Support/LibraryOutputs.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -176,7 +177,7 @@ static std::optional<CalleeKind> allocationFunction(StringRef Name) {
 }
 
 /// External functions whose effects never carry derivatives: output,
-/// string inspection, termination and C++ exception machinery.
+/// streams, string inspection, termination and C++ exception machinery.
 static bool hasNoDerivative(StringRef Name) {
   if (Name.starts_with("_ZSt") && Name.contains("__throw_"))
     return true;
@@ -186,6 +187,10 @@ static bool hasNoDerivative(StringRef Name) {
       .Cases("sprintf", "snprintf", "strlen", "strcmp", "strncmp", "memcmp",
              true)
       .Cases("exit", "abort", "_exit", "__assert_fail", true)
+      // Opening and positioning streams (reading them is in
+      // Support/LibraryOutputs.h).
+      .Cases("fopen", "fclose", "fseek", "ftell", "rewind", "feof", true)
+      .Cases("ferror", "clearerr", "fileno", true)
       // The bookkeeping of interruptible code: saving memory for capsules,
       // growing the frame stack, sizing a block to reallocate.
       .Cases("__capsule_journal_write", "__capsule_journal_barrier",
@@ -232,7 +237,10 @@ CalleeInfo classifyFunction(Function &Fn) {
     return {CalleeKind::Math, *Op, F};
   if (std::optional<CalleeKind> Kind = allocationFunction(Name))
     return {*Kind, MathOp::Identity, F};
-  if (hasNoDerivative(Name))
+  // Random numbers, clocks and input: what they return and write does not
+  // depend on the program's values (the reverse sweep drops the adjoints
+  // of what they overwrite).
+  if (hasNoDerivative(Name) || nondeterministicLibraryOutputs(Name))
     return {CalleeKind::NoDerivative, MathOp::Identity, F};
   return {CalleeKind::External, MathOp::Identity, F};
 }

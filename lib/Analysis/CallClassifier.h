@@ -61,7 +61,8 @@ enum class CalleeKind {
   Realloc,      ///< realloc(p, size)
   Free,         ///< free, delete, delete[]
   PointerCast,  ///< returns its pointer argument (launder.invariant.group)
-  NoDerivative, ///< known to have no effect on derivatives (I/O, hints, ...)
+  NoDerivative, ///< no derivative flows through it (I/O, hints, random
+                ///< numbers, clocks; Support/LibraryOutputs.h)
   Module,       ///< defined in this module: differentiated recursively
   Indirect,     ///< through a function pointer
   External      ///< declared only, unknown effect

@@ -2,9 +2,9 @@
 #include "Interrupt/ReplayCalls.h"
 
 #include "Support/Diagnostics.h"
+#include "Support/LibraryOutputs.h"
 #include "Support/RuntimeABI.h"
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -20,38 +20,6 @@ constexpr const char *ReplayedMD = "capsule.replayed";
 constexpr const char *ReplayArmMD = "capsule.replay.arm";
 /// CAPSULE_REPLAY(fn) in capsule.h defines `__capsule_replay_fn = fn`.
 constexpr StringLiteral RegistrationPrefix = "__capsule_replay_";
-
-/// Bytes a replayed function writes through its pointer argument Arg:
-/// Bytes, or, with a PerResultUnit, the result times argument PerResultUnit
-/// (fread writes result * size bytes).
-struct Output {
-  unsigned Arg;
-  uint64_t Bytes;
-  std::optional<unsigned> PerResultUnit = std::nullopt;
-};
-
-/// The library functions whose results are replayed, and what each writes.
-std::optional<SmallVector<Output, 2>> libraryOutputs(StringRef Name) {
-  using Outputs = SmallVector<Output, 2>;
-  return StringSwitch<std::optional<Outputs>>(Name)
-      // Pseudo-random numbers whose state is hidden in the C library.
-      .Cases("rand", "random", "drand48", "lrand48", "mrand48", Outputs{})
-      .Cases("erand48", "nrand48", "jrand48", Outputs{{0, 6}})
-      .Case("rand_r", Outputs{{0, 4}})
-      // std::random_device.
-      .Case("_ZNSt13random_device9_M_getvalEv", Outputs{})
-      // Clocks.
-      .Case("clock", Outputs{})
-      .Case("time", Outputs{{0, 8}})
-      .Case("gettimeofday", Outputs{{0, 16}, {1, 8}})
-      .Case("clock_gettime", Outputs{{1, 16}})
-      .Cases("_ZNSt6chrono3_V212system_clock3nowEv",
-             "_ZNSt6chrono3_V212steady_clock3nowEv", Outputs{})
-      // Input, which a second read would consume further.
-      .Cases("getchar", "getc", "fgetc", Outputs{})
-      .Case("fread", Outputs{{0, 0, 1}})
-      .Default(std::nullopt);
-}
 
 /// The functions the module registers with CAPSULE_REPLAY: their results
 /// are replayed; what they write is not.
@@ -80,18 +48,8 @@ Value *fromLogged(IRBuilder<> &B, Value *Logged, Type *T) {
   return T->isIntegerTy() ? B.CreateTrunc(Logged, T) : Logged;
 }
 
-/// Bytes written through \p O's argument, given the call's result.
-Value *outputBytes(IRBuilder<> &B, CallBase &Call, const Output &O,
-                   Value *Result) {
-  if (!O.PerResultUnit)
-    return B.getInt64(O.Bytes);
-  Value *Unit =
-      B.CreateZExtOrTrunc(Call.getArgOperand(*O.PerResultUnit), B.getInt64Ty());
-  return B.CreateMul(B.CreateZExtOrTrunc(Result, B.getInt64Ty()), Unit);
-}
-
 /// The most \p O's argument can receive, before the call says how much.
-Value *outputBound(IRBuilder<> &B, CallBase &Call, const Output &O) {
+Value *outputBound(IRBuilder<> &B, CallBase &Call, const LibraryOutput &O) {
   if (!O.PerResultUnit)
     return B.getInt64(O.Bytes);
   // fread(ptr, size, count, stream) writes at most size * count bytes.
@@ -103,7 +61,8 @@ Value *outputBound(IRBuilder<> &B, CallBase &Call, const Output &O) {
 
 /// if (pending) { result = take(); take the bytes it wrote }
 /// else { journal what it will write; result = call; record both }
-void wrapCall(CallBase &Call, ArrayRef<Output> Outputs, RuntimeABI &ABI) {
+void wrapCall(CallBase &Call, ArrayRef<LibraryOutput> Outputs,
+              RuntimeABI &ABI) {
   SmallVector<Use *, 4> Uses;
   for (Use &U : Call.uses())
     Uses.push_back(&U);
@@ -115,26 +74,28 @@ void wrapCall(CallBase &Call, ArrayRef<Output> Outputs, RuntimeABI &ABI) {
   BasicBlock *Join = Call.getParent();
 
   Call.moveBefore(CallEnd);
+  auto ArgOf = [&](unsigned K) { return Call.getArgOperand(K); };
   IRBuilder<> Before(&Call);
-  for (const Output &O : Outputs)
+  for (const LibraryOutput &O : Outputs)
     Before.CreateCall(ABI.replayWillWrite(), {Call.getArgOperand(O.Arg),
                                               outputBound(Before, Call, O)});
   IRBuilder<> Record(CallEnd);
   Type *T = Call.getType();
   if (!T->isVoidTy())
     Record.CreateCall(ABI.replayRecord(T), {toLogged(Record, &Call)});
-  for (const Output &O : Outputs)
+  for (const LibraryOutput &O : Outputs)
     Record.CreateCall(
         ABI.replayRecordBytes(),
-        {Call.getArgOperand(O.Arg), outputBytes(Record, Call, O, &Call)});
+        {Call.getArgOperand(O.Arg), writtenBytes(Record, O, ArgOf, &Call)});
 
   IRBuilder<> Take(TakeEnd);
   Value *Taken = nullptr;
   if (!T->isVoidTy())
     Taken = fromLogged(Take, Take.CreateCall(ABI.replayTake(T)), T);
-  for (const Output &O : Outputs)
-    Take.CreateCall(ABI.replayTakeBytes(), {Call.getArgOperand(O.Arg),
-                                            outputBytes(Take, Call, O, Taken)});
+  for (const LibraryOutput &O : Outputs)
+    Take.CreateCall(
+        ABI.replayTakeBytes(),
+        {Call.getArgOperand(O.Arg), writtenBytes(Take, O, ArgOf, Taken)});
 
   MDNode *Mark = MDNode::get(Call.getContext(), {});
   Call.setMetadata(ReplayedMD, Mark);
@@ -160,7 +121,7 @@ bool replayNondeterministicCalls(Function &F, const Function &Origin,
                                  RuntimeABI &ABI) {
   SmallPtrSet<const Function *, 4> Registered =
       registeredFunctions(*F.getParent());
-  SmallVector<std::pair<CallBase *, SmallVector<Output, 2>>, 4> Calls;
+  SmallVector<std::pair<CallBase *, SmallVector<LibraryOutput, 2>>, 4> Calls;
   bool Ok = true;
   for (Instruction &I : instructions(F)) {
     auto *Call = dyn_cast<CallBase>(&I);
@@ -179,8 +140,8 @@ bool replayNondeterministicCalls(Function &F, const Function &Origin,
       }
       Calls.push_back({Call, {}});
     } else if (Callee->isDeclaration()) {
-      if (std::optional<SmallVector<Output, 2>> Outputs =
-              libraryOutputs(Callee->getName()))
+      if (std::optional<SmallVector<LibraryOutput, 2>> Outputs =
+              nondeterministicLibraryOutputs(Callee->getName()))
         Calls.push_back({Call, *Outputs});
     }
   }

@@ -153,6 +153,7 @@ private:
   void reverseMath(llvm::CallBase &Call, MathOp Op);
   void reverseDifferentiatedCall(llvm::CallBase &Call);
   void reverseMemTransfer(llvm::CallBase &Call);
+  void reverseLibraryOutputs(llvm::CallBase &Call);
   void reverseRealloc(llvm::CallBase &Call);
   void reverseArenaAllocation(llvm::CallBase &Call, CalleeKind Kind);
   void reverseArithmetic(llvm::Instruction &I);

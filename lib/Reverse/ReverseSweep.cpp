@@ -14,6 +14,7 @@
 #include "Reverse/GradientGenerator.h"
 #include "Support/Diagnostics.h"
 #include "Support/IndirectDispatch.h"
+#include "Support/LibraryOutputs.h"
 #include "Support/MarkerCalls.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -547,14 +548,41 @@ void GradientGenerator::reverseCall(CallBase &Call) {
     return;
   }
   case CalleeKind::PointerCast:
-  case CalleeKind::NoDerivative:
     return;
+  case CalleeKind::NoDerivative:
+    return reverseLibraryOutputs(Call);
   case CalleeKind::External:
     for (const Use &U : Call.args())
       if (AI.isVaried(U) || AI.hasShadow(U))
         return unsupported(Call, whyNoDerivative(Call, Info.Fn));
     return;
   }
+}
+
+/// A random-number generator's state, a clock's reading or the bytes read
+/// from input replace what the memory held: the adjoints there go with it.
+/// In interruptible code a replayed call's outputs are restored from the
+/// replay log instead (__capsule_replay_take_bytes(p, n)), which replaces
+/// them alike.
+void GradientGenerator::reverseLibraryOutputs(CallBase &Call) {
+  Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return;
+  auto Drop = [&](Value *Ptr, Value *Bytes) {
+    if (AI.hasShadow(Ptr))
+      RB.CreateMemSet(shadow(Ptr), RB.getInt8(0), Bytes, MaybeAlign());
+  };
+  if (Callee->getName() == "__capsule_replay_take_bytes")
+    return Drop(Call.getArgOperand(0), primal(Call.getArgOperand(1)));
+  std::optional<SmallVector<LibraryOutput, 2>> Outputs =
+      nondeterministicLibraryOutputs(Callee->getName());
+  if (!Outputs)
+    return;
+  auto Arg = [&](unsigned K) { return primal(Call.getArgOperand(K)); };
+  for (const LibraryOutput &O : *Outputs)
+    if (AI.hasShadow(Call.getArgOperand(O.Arg)))
+      Drop(Call.getArgOperand(O.Arg),
+           writtenBytes(RB, O, Arg, O.PerResultUnit ? primal(&Call) : nullptr));
 }
 
 /// Why a call that receives active data has no derivative.
