@@ -610,6 +610,14 @@ ElementKind declaredAccessKind(const Instruction &I) {
   return tagKind(dyn_cast_or_null<MDNode>(I.getMetadata(LLVMContext::MD_tbaa)));
 }
 
+ElementKind kindOfType(Type *T) {
+  if (holdsUnion(T))
+    return ElementKind::Unknown;
+  Evidence E;
+  E.addType(T);
+  return E.kind();
+}
+
 ElementKind pointeeKind(const Value *Ptr) {
   Evidence E;
   addPointer(E, Ptr);

@@ -90,6 +90,11 @@ struct MemoryRun {
 llvm::SmallVector<MemoryRun, 4> layoutRuns(llvm::Type *T,
                                            const llvm::DataLayout &DL);
 
+/// The kind of the data a value of type \p T holds (a struct of doubles and
+/// integers: F64); Unknown where it mixes floating-point data with pointers
+/// or holds a union.
+ElementKind kindOfType(llvm::Type *T);
+
 /// Whether \p T is a union or an array or struct with one inside: its type
 /// tells only part of what the memory holds (`struct { int kind; union {
 /// long n; double w; } u; }` would pass for integers), since clang lays a

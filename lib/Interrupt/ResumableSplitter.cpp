@@ -293,7 +293,11 @@ void Splitter::splitResumableCall(CallBase &Call) {
     if (Callee->getArg(I)->hasByValAttr()) {
       uint64_t Bytes = DL.getTypeAllocSize(CH.ArgTypes[I]);
       emitJournalBarrier(B, ABI, Addr, B.getInt64(Bytes));
-      B.CreateMemCpy(Addr, MaybeAlign(), Arg, MaybeAlign(), Bytes);
+      // In the record the struct's type no longer shows: the copy says
+      // what it moves.
+      recordCopiedKind(
+          *B.CreateMemCpy(Addr, MaybeAlign(), Arg, MaybeAlign(), Bytes),
+          kindOfType(CH.ArgTypes[I]));
       continue;
     }
     markExactAccessType(*storeJournaled(B, Arg, Addr));
