@@ -498,10 +498,14 @@ void GradientGenerator::reverseIntegerStore(StoreInst &SI) {
     ElementKind K = declaredAccessKind(Access);
     if (K == ElementKind::Unknown)
       K = kindAtOffset(Ptr, DL.getTypeStoreSize(V->getType()), DL);
-    if (K == ElementKind::Unknown)
-      K = pointeeKind(Ptr);
-    return K == ElementKind::Unknown || K == ElementKind::F64 ||
-           K == ElementKind::F32;
+    // Exactly these bytes: floating-point data, or part of it.
+    if (K != ElementKind::Unknown)
+      return K == ElementKind::F64 || K == ElementKind::F32;
+    // Memory of doubles and integers holds no 32-bit floating-point data:
+    // a 32-bit copy out of it moves an integer.
+    K = pointeeKind(Ptr);
+    return K == ElementKind::Unknown || K == ElementKind::F32 ||
+           (K == ElementKind::F64 && Bits == 64);
   };
   if (Source && AI.hasShadow(Source->getPointerOperand()) &&
       (Bits == 32 || Bits == 64) && Untyped(SI, SI.getPointerOperand()) &&
