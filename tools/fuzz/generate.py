@@ -212,21 +212,44 @@ class Scope:
                                 self.int_expr(depth + 1))
         return "(%s && %s)" % (self.cond(depth + 1), self.cond(depth + 1))
 
-    def damped(self, target, value):
-        """What a loop body assigns: bounded however often it runs."""
-        return self.pick(["tanh(%s)" % value, "sin(%s)" % value,
-                          "soft(%s)" % value,
-                          "0.5 * %s + 0.25 * tanh(%s)" % (target, value)])
+    DAMPED = ["tanh(%(v)s)", "sin(%(v)s)", "soft(%(v)s)",
+              "0.5 * %(t)s + 0.25 * tanh(%(v)s)"]
+
+    def without_calls(self, make):
+        """What make() generates with no calls in it: where the order of
+        evaluation is unspecified in C but not in C++ (C++17 evaluates the
+        right side of an assignment first), a call that writes a global
+        would make the two languages differ (seed 1277)."""
+        saved = (self.scalar_calls, self.recursive, self.tables,
+                 self.struct_calls)
+        self.scalar_calls = self.recursive = self.tables = []
+        self.struct_calls = []
+        try:
+            return make()
+        finally:
+            (self.scalar_calls, self.recursive, self.tables,
+             self.struct_calls) = saved
 
     # Statements ------------------------------------------------------------
     def assign(self, target):
-        value = self.expr()
-        if self.loop_depth or self.chance(0.3):
-            value = self.damped(target, value)
+        """target = value, or target += value; in a loop, value is damped
+        (bounded however often the loop runs), by a form that may read
+        target. Where target is read beside value, value calls nothing."""
         op = "+=" if self.chance(0.15) else "="
+        damp = self.loop_depth or self.chance(0.3)
+        form = self.pick(self.DAMPED) if damp else "%(v)s"
+        reads_target = op == "+=" or "%(t)s" in form
+        value = self.without_calls(self.expr) if reads_target \
+            else self.expr()
+        value = form % {"t": target, "v": value}
         if op == "+=":
             value = "0.1 * tanh(%s)" % value
         return Stmt("%s %s %s;" % (target, op, value))
+
+    def element(self, array):
+        """An element to assign or pass by address: its index calls
+        nothing."""
+        return self.without_calls(lambda: self.index(array, 0))
 
     def statement(self, depth):
         kinds = ["assign"] * 6 + ["array"] * 3 + ["int"] + ["if"] * 2
@@ -261,11 +284,12 @@ class Scope:
         return self.assign(self.pick(self.reals))
 
     def array_statement(self, depth):
-        return self.assign(self.index(self.pick(self.arrays), 0))
+        return self.assign(self.element(self.pick(self.arrays)))
 
     def int_statement(self, depth):
-        target = self.pick(self.int_vars + ["%s[IX(%s, %d)]" % (
-            name, self.int_expr(1), length) for name, length in self.int_arrays])
+        target = self.without_calls(lambda: self.pick(self.int_vars + [
+            "%s[IX(%s, %d)]" % (name, self.int_expr(1), length)
+            for name, length in self.int_arrays]))
         return Stmt("%s = IX(%s, 97);" % (target, self.int_expr()))
 
     def if_statement(self, depth):
@@ -303,7 +327,7 @@ class Scope:
         """A place whose address may be taken: a scalar or an element."""
         if self.reals and self.chance(0.6):
             return self.pick(self.reals)
-        return self.index(self.pick(self.arrays), 1)
+        return self.element(self.pick(self.arrays))
 
     def out_call_statement(self, depth):
         return Stmt("%s(%s, &%s, &%s);" % (self.pick(self.out_calls),
