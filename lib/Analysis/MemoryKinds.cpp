@@ -611,9 +611,7 @@ ElementKind declaredAccessKind(const Instruction &I) {
 }
 
 ElementKind kindOfType(Type *T) {
-  if (holdsUnion(T))
-    return ElementKind::Unknown;
-  Evidence E;
+  Evidence E; // a type holding a union adds nothing: Unknown
   E.addType(T);
   return E.kind();
 }

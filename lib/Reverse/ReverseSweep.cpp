@@ -572,21 +572,23 @@ void GradientGenerator::reverseLibraryOutputs(CallBase &Call) {
   Function *Callee = Call.getCalledFunction();
   if (!Callee)
     return;
-  auto Drop = [&](Value *Ptr, Value *Bytes) {
+  auto Drop = [&](unsigned ArgNo, function_ref<Value *()> Bytes) {
+    Value *Ptr = Call.getArgOperand(ArgNo);
     if (AI.hasShadow(Ptr))
-      RB.CreateMemSet(shadow(Ptr), RB.getInt8(0), Bytes, MaybeAlign());
+      RB.CreateMemSet(shadow(Ptr), RB.getInt8(0), Bytes(), MaybeAlign());
   };
   if (Callee->getName() == "__capsule_replay_take_bytes")
-    return Drop(Call.getArgOperand(0), primal(Call.getArgOperand(1)));
+    return Drop(0, [&] { return primal(Call.getArgOperand(1)); });
   std::optional<SmallVector<LibraryOutput, 2>> Outputs =
       nondeterministicLibraryOutputs(Callee->getName());
   if (!Outputs)
     return;
   auto Arg = [&](unsigned K) { return primal(Call.getArgOperand(K)); };
   for (const LibraryOutput &O : *Outputs)
-    if (AI.hasShadow(Call.getArgOperand(O.Arg)))
-      Drop(Call.getArgOperand(O.Arg),
-           writtenBytes(RB, O, Arg, O.PerResultUnit ? primal(&Call) : nullptr));
+    Drop(O.Arg, [&] {
+      return writtenBytes(RB, O, Arg,
+                          O.PerResultUnit ? primal(&Call) : nullptr);
+    });
 }
 
 /// Why a call that receives active data has no derivative.
