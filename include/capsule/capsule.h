@@ -24,7 +24,11 @@ extern "C" {
  *   capsule_const     the argument is not differentiated.
  *   capsule_out       floating-point argument whose adjoint is returned.
  * Unmarked arguments follow Enzyme's defaults: floating point is out,
- * pointers are dup (the shadow follows), integers are const. */
+ * pointers are dup (the shadow follows), integers are const.
+ * In forward mode (__capsule_fwddiff) a floating-point argument marked
+ * capsule_dup, or unmarked, is followed by its tangent; a dup pointer's
+ * shadow holds the tangents of the memory it points to, on entry and, for
+ * what fn writes, overwritten on return. */
 extern int capsule_dup;
 extern int capsule_dupnoneed;
 extern int capsule_const;
@@ -45,6 +49,11 @@ double __capsule_autodiff(void *fn, ...);
  * memory differ. Function names starting with __capsule_autodiff_checkpointed
  * are this marker. */
 double __capsule_autodiff_checkpointed(void *fn, ...);
+/* Forward mode: returns the tangent of fn's result (a directional
+ * derivative) given the tangents of its arguments; dup pointers' shadows
+ * receive the tangents of what fn writes. Function names starting with
+ * __capsule_fwddiff (or __enzyme_fwddiff) are this marker. */
+double __capsule_fwddiff(void *fn, ...);
 #endif
 
 /* Statistics of the most recent gradient call and of all calls so far. */
@@ -150,6 +159,8 @@ template <typename RT = double, typename... Args>
 RT __capsule_autodiff(void *fn, Args... args);
 template <typename RT = double, typename... Args>
 RT __capsule_autodiff_checkpointed(void *fn, Args... args);
+template <typename RT = double, typename... Args>
+RT __capsule_fwddiff(void *fn, Args... args);
 #endif
 
 #endif /* CAPSULE_CAPSULE_H */

@@ -15,7 +15,9 @@ namespace capsule {
 enum class ArgActivity : uint8_t {
   Const, ///< no derivative
   Dup,   ///< pointer with a shadow holding adjoints of the pointee
-  Out    ///< floating-point value whose adjoint the reverse sweep returns
+  /// floating-point value: its adjoint is returned by the reverse sweep;
+  /// in forward mode its tangent is passed beside it
+  Out
 };
 
 /// A function together with the activity of its arguments and result: the
@@ -36,11 +38,14 @@ struct DiffSignature {
   /// checkpointed code re-executed untaped, which must still keep the
   /// shadows of pointers in memory as the taped sweep would.
   bool Untaped = false;
+  /// Forward mode: one tangent function (lib/Forward), no sweeps.
+  bool Tangent = false;
 
   bool operator<(const DiffSignature &O) const {
-    return std::tie(Fn, Args, ActiveReturn, TopLevel, StableArgs, Untaped) <
-           std::tie(O.Fn, O.Args, O.ActiveReturn, O.TopLevel, O.StableArgs,
-                    O.Untaped);
+    return std::tie(Fn, Args, ActiveReturn, TopLevel, StableArgs, Untaped,
+                    Tangent) < std::tie(O.Fn, O.Args, O.ActiveReturn,
+                                        O.TopLevel, O.StableArgs, O.Untaped,
+                                        O.Tangent);
   }
 };
 

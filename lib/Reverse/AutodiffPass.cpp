@@ -4,6 +4,7 @@
 #include "Support/ApiNames.h"
 
 #include "Checkpoint/CheckpointedGradient.h"
+#include "Forward/TangentRequests.h"
 
 #include "Interrupt/JournalBarriers.h"
 #include "Reverse/Differentiator.h"
@@ -123,20 +124,30 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   Differentiator D(M, FAM);
-  SmallVector<GradientRequest, 8> Plain, Checkpointed;
+  SmallVector<GradientRequest, 8> Plain, Checkpointed, Tangent;
   bool AllCheckpointed = checkpointEverything();
-  for (MarkerCall &MC : Calls)
+  for (MarkerCall &MC : Calls) {
+    if (MC.Kind == MarkerKind::Fwddiff) {
+      if (std::optional<GradientRequest> R = parseTangentRequest(*MC.Call))
+        Tangent.push_back(std::move(*R));
+      continue;
+    }
     if (std::optional<GradientRequest> R = parseGradientRequest(*MC.Call))
       (MC.Kind == MarkerKind::Autodiff && !AllCheckpointed ? Plain
                                                            : Checkpointed)
           .push_back(std::move(*R));
+  }
   for (GradientRequest &R : Plain)
+    D.get(R.Sig);
+  for (GradientRequest &R : Tangent)
     D.get(R.Sig);
   CheckpointedGradients CG(D);
   bool CheckpointedOk = CG.prepare(Checkpointed);
   D.run();
   for (GradientRequest &R : Plain)
     lowerRequest(D, R);
+  for (GradientRequest &R : Tangent)
+    lowerTangentRequest(D, R);
   if (CheckpointedOk)
     for (GradientRequest &R : Checkpointed) {
       IRBuilder<> B(R.Call);

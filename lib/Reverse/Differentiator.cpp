@@ -3,6 +3,7 @@
 
 #include "Analysis/Activity.h"
 #include "Analysis/MemoryKinds.h"
+#include "Forward/TangentGenerator.h"
 #include "Reverse/GradientGenerator.h"
 #include "Support/Diagnostics.h"
 #include "Support/Preprocess.h"
@@ -28,6 +29,12 @@ StructType *reverseResultType(FunctionType *FT, ArrayRef<ArgActivity> Args) {
 
 Type *forwardReturnType(Type *RetTy) {
   if (!carriesPointer(RetTy))
+    return RetTy;
+  return StructType::get(RetTy->getContext(), {RetTy, RetTy});
+}
+
+Type *tangentReturnType(Type *RetTy) {
+  if (!carriesFloat(RetTy) && !carriesPointer(RetTy))
     return RetTy;
   return StructType::get(RetTy->getContext(), {RetTy, RetTy});
 }
@@ -94,10 +101,40 @@ Function *Differentiator::declareReverse(const DiffSignature &Sig) {
   return Rev;
 }
 
+Function *Differentiator::declareTangent(const DiffSignature &Sig) {
+  Function &F = *Sig.Fn;
+  FunctionType *FT = F.getFunctionType();
+  SmallVector<Type *, 8> Params(FT->params());
+  SmallVector<unsigned, 4> Twins;
+  for (auto [K, A] : enumerate(Sig.Args))
+    if (A != ArgActivity::Const) {
+      Params.push_back(FT->getParamType(K));
+      Twins.push_back(K);
+    }
+  auto *Ty =
+      FunctionType::get(tangentReturnType(FT->getReturnType()), Params, false);
+  Function *Tan = Function::Create(Ty, GlobalValue::InternalLinkage,
+                                   derivativeName(Sig, "tan"), M);
+  // The callee's copy of a byval argument is its own, and so is the copy of
+  // its shadow: writing to it must not reach the caller's shadow.
+  for (auto [I, K] : enumerate(Twins))
+    if (Type *ByVal = F.getParamByValType(K))
+      Tan->addParamAttr(FT->getNumParams() + I,
+                        Attribute::getWithByValType(M.getContext(), ByVal));
+  return Tan;
+}
+
 Derivative Differentiator::get(const DiffSignature &Sig) {
   auto It = Derivatives.find(Sig);
   if (It != Derivatives.end())
     return It->second;
+  if (Sig.Tangent) {
+    Derivative Dv;
+    Dv.Tangent = declareTangent(Sig);
+    Derivatives[Sig] = Dv;
+    Pending.push_back(Sig);
+    return Dv;
+  }
   Derivative Dv{declareForward(Sig),
                 Sig.Untaped ? nullptr : declareReverse(Sig)};
   Derivatives[Sig] = Dv;
@@ -140,7 +177,7 @@ static const Instruction *computedGoto(const Function &F) {
 /// Bodies for the derivatives of a function that was refused: the
 /// compilation fails, but the module must stay valid until it does.
 static void giveUnreachableBodies(const Derivative &Dv) {
-  for (Function *F : {Dv.Fwd, Dv.Rev})
+  for (Function *F : {Dv.Fwd, Dv.Rev, Dv.Tangent})
     if (F)
       new UnreachableInst(F->getContext(),
                           BasicBlock::Create(F->getContext(), "refused", F));
@@ -159,7 +196,10 @@ void Differentiator::run() {
       continue;
     }
     Function &P = *prepared(*Sig.Fn);
-    GradientGenerator(*this, Sig, P, Derivatives[Sig], FAM).run();
+    if (Sig.Tangent)
+      TangentGenerator(*this, Sig, P, *Derivatives[Sig].Tangent).run();
+    else
+      GradientGenerator(*this, Sig, P, Derivatives[Sig], FAM).run();
   }
 }
 

@@ -30,9 +30,14 @@ namespace capsule {
 class ActivityInfo;
 
 /// The sweeps of one derivative; an untaped signature has no reverse sweep.
+/// A tangent signature has only the tangent function: the primal's
+/// parameters, then the tangent (a shadow for pointers) of each dup or out
+/// argument in order; it returns {result, tangent of the result} where the
+/// result carries floating-point data or pointers, else the result.
 struct Derivative {
   llvm::Function *Fwd = nullptr;
   llvm::Function *Rev = nullptr;
+  llvm::Function *Tangent = nullptr;
 };
 
 class Differentiator {
@@ -96,6 +101,7 @@ private:
   llvm::GlobalVariable *makeShadowGlobalTable();
   llvm::Function *declareForward(const DiffSignature &Sig);
   llvm::Function *declareReverse(const DiffSignature &Sig);
+  llvm::Function *declareTangent(const DiffSignature &Sig);
   std::string derivativeName(const DiffSignature &Sig,
                              llvm::StringRef Sweep) const;
 
@@ -120,6 +126,10 @@ llvm::StructType *reverseResultType(llvm::FunctionType *FT,
 /// The type the forward sweep returns for a primal returning \p RetTy: the
 /// same, or {value, shadow} for pointers and aggregates holding pointers.
 llvm::Type *forwardReturnType(llvm::Type *RetTy);
+/// The type a tangent function returns for a primal returning \p RetTy: the
+/// same, or {value, tangent} where the value carries floating-point data or
+/// pointers.
+llvm::Type *tangentReturnType(llvm::Type *RetTy);
 
 } // namespace capsule
 

@@ -9,6 +9,7 @@
 #include "Analysis/MemoryKinds.h"
 #include "Reverse/ByValShadows.h"
 #include "Reverse/GradientGenerator.h"
+#include "Support/GeneratedCode.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -39,17 +40,6 @@ Value *GradientGenerator::fwdShadow(Value *V) {
   }
   Value *S = FwdShadows.lookup(V);
   return S ? S : None;
-}
-
-/// Attributes that promise what the forward sweep no longer keeps: it writes
-/// the tape and shadow memory, and may allocate.
-static void dropPrimalOnlyAttributes(Function &Fwd, bool ReturnTypeChanged) {
-  Fwd.removeFnAttr(Attribute::Memory);
-  Fwd.removeFnAttr(Attribute::NoFree);
-  Fwd.removeFnAttr(Attribute::Speculatable);
-  Fwd.removeFnAttr(Attribute::NoSync);
-  if (ReturnTypeChanged)
-    Fwd.removeRetAttrs(AttributeFuncs::typeIncompatible(Fwd.getReturnType()));
 }
 
 void GradientGenerator::buildForward() {
@@ -110,7 +100,7 @@ void GradientGenerator::forwardInstruction(Instruction &I) {
       // Once in memory with adjoints, a pointer is trusted to have a shadow
       // when it is loaded back; one without (and of unknown origin) would
       // come back with a null shadow.
-      if (V->getType()->isPointerTy() && untrackedPointer(V))
+      if (V->getType()->isPointerTy() && Checks.untrackedPointer(V))
         unsupported(*SI, "pointer of unknown origin (made from an integer, "
                          "or returned by a function without a body) stored "
                          "into memory that has adjoints");

@@ -17,7 +17,7 @@ GradientGenerator::GradientGenerator(Differentiator &D,
                                      FunctionAnalysisManager &FAM)
     : D(D), Sig(Sig), Checkpointed(isCheckpointedCode(*Sig.Fn)), P(Prepared),
       Target(Target), AI(Prepared, this->Sig), DL(Prepared.getDataLayout()),
-      Loops(FAM.getResult<LoopAnalysis>(Prepared)),
+      Checks(AI, DL), Loops(FAM.getResult<LoopAnalysis>(Prepared)),
       SE(FAM.getResult<ScalarEvolutionAnalysis>(Prepared)),
       AA(FAM.getResult<AAManager>(Prepared)), RB(Prepared.getContext()) {}
 
@@ -62,20 +62,6 @@ void GradientGenerator::run() {
     PromoteMemToReg(Slots, RevDT);
   keepTapeInRegisters(*Target.Fwd, D.abi());
   keepTapeInRegisters(*Target.Rev, D.abi());
-}
-
-Value *GradientGenerator::allocatedBytes(IRBuilder<> &B, CalleeKind Kind,
-                                         function_ref<Value *(unsigned)> Arg) {
-  switch (Kind) {
-  case CalleeKind::Alloc: // malloc(size), new(size)
-    return Arg(0);
-  case CalleeKind::Calloc: // calloc(count, size)
-    return B.CreateMul(Arg(0), Arg(1));
-  case CalleeKind::AlignedAlloc: // aligned_alloc(alignment, size)
-    return Arg(1);
-  default:
-    llvm_unreachable("not an allocation");
-  }
 }
 
 } // namespace capsule

@@ -18,6 +18,7 @@
 
 #include "Analysis/Activity.h"
 #include "Analysis/CallClassifier.h"
+#include "Analysis/Differentiability.h"
 #include "Reverse/Differentiator.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -132,10 +133,6 @@ private:
   void buildReverse();
   void reverseBlock(llvm::BasicBlock *BB);
   void reverseInstruction(llvm::Instruction &I);
-  bool knownWithoutDerivative(const llvm::Value *Ptr) const;
-  /// A pointer without a shadow whose memory may still carry derivatives
-  /// (made from an integer, returned by a function without a body).
-  bool untrackedPointer(const llvm::Value *Ptr) const;
   void checkUntrackedAccess(llvm::Instruction &I);
   // ---- Caches kept in static storage (MemoisationCheck.cpp) ----
   bool storesVariedTo(const llvm::GlobalVariable &G) const;
@@ -148,8 +145,6 @@ private:
   void reverseStore(llvm::StoreInst &SI);
   void reverseIntegerStore(llvm::StoreInst &SI);
   void reverseCall(llvm::CallBase &Call);
-  static std::string whyNoDerivative(const llvm::CallBase &Call,
-                                     const llvm::Function *Callee);
   void reverseMath(llvm::CallBase &Call, MathOp Op);
   void reverseDifferentiatedCall(llvm::CallBase &Call);
   void reverseMemTransfer(llvm::CallBase &Call);
@@ -204,16 +199,10 @@ private:
       llvm::Type *ResultTy,
       llvm::function_ref<llvm::Value *(llvm::IRBuilder<> &, llvm::Function *)>
           EmitCall);
-  /// The bytes an allocation of kind \p Kind (Alloc, Calloc, AlignedAlloc)
-  /// asks for, from its i64 arguments \p Arg(K).
-  static llvm::Value *
-  allocatedBytes(llvm::IRBuilder<> &B, CalleeKind Kind,
-                 llvm::function_ref<llvm::Value *(unsigned)> Arg);
   bool reachesExit(llvm::BasicBlock *BB) const {
     return ReachesExit.contains(BB);
   }
   void unsupported(const llvm::Instruction &I, const llvm::Twine &Why);
-  bool readsFloatBitsAsNumber(const llvm::LoadInst &LI) const;
   llvm::Value *shadowOrSink(llvm::IRBuilder<> &B, llvm::Value *V);
 
   Differentiator &D;
@@ -224,6 +213,7 @@ private:
   Derivative Target;
   ActivityInfo AI;
   const llvm::DataLayout &DL;
+  DifferentiabilityChecks Checks;
   llvm::BasicBlock *Exit = nullptr;
   llvm::DenseSet<llvm::BasicBlock *> ReachesExit;
   /// The distinct predecessors of each block, in a fixed order: a block's

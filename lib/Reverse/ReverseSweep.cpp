@@ -13,6 +13,7 @@
 #include "Reverse/DerivativeRules.h"
 #include "Reverse/GradientGenerator.h"
 #include "Support/Diagnostics.h"
+#include "Support/GeneratedCode.h"
 #include "Support/IndirectDispatch.h"
 #include "Support/LibraryOutputs.h"
 #include "Support/MarkerCalls.h"
@@ -225,52 +226,9 @@ void GradientGenerator::branchToPredecessors(BasicBlock *BB) {
   }
 }
 
-/// Where a pointer without a shadow comes from, when that is certain to be
-/// memory without derivatives: const arguments, constant globals, null, and
-/// whatever is derived from them or loaded out of them.
-bool GradientGenerator::knownWithoutDerivative(const Value *Ptr) const {
-  SmallVector<const Value *, 8> Work{Ptr};
-  SmallPtrSet<const Value *, 8> Seen;
-  while (!Work.empty()) {
-    const Value *V = Work.pop_back_val()->stripPointerCasts();
-    if (!Seen.insert(V).second || isa<ConstantPointerNull, UndefValue>(V))
-      continue;
-    if (auto *GEP = dyn_cast<GEPOperator>(V))
-      Work.push_back(GEP->getPointerOperand());
-    else if (auto *LI = dyn_cast<LoadInst>(V))
-      Work.push_back(LI->getPointerOperand());
-    else if (auto *Phi = dyn_cast<PHINode>(V))
-      append_range(Work, Phi->incoming_values());
-    else if (auto *Sel = dyn_cast<SelectInst>(V))
-      Work.append({Sel->getTrueValue(), Sel->getFalseValue()});
-    else if (auto *G = dyn_cast<GlobalVariable>(V)) {
-      if (constantHasShadow(G))
-        return false;
-    } else if (!isa<Argument>(V) && !isa<Function>(V)) {
-      return false;
-    }
-  }
-  return true;
-}
-
-bool GradientGenerator::untrackedPointer(const Value *Ptr) const {
-  return !AI.hasShadow(Ptr) && !knownWithoutDerivative(Ptr);
-}
-
-/// Memory reached through a pointer that has no shadow and no certain
-/// origin (a pointer from a returned struct, inttoptr, an unknown external)
-/// may well hold active data: refuse rather than drop its derivative.
 void GradientGenerator::checkUntrackedAccess(Instruction &I) {
-  Value *Ptr = getLoadStorePointerOperand(&I);
-  if (!Ptr || !untrackedPointer(Ptr))
-    return;
-  bool Active = isa<LoadInst>(I)
-                    ? carriesFloat(I.getType())
-                    : AI.isVaried(cast<StoreInst>(I).getValueOperand());
-  if (Active)
-    unsupported(I, "floating-point data accessed through a pointer whose "
-                   "memory has no tracked adjoints (it comes from a returned "
-                   "struct, an integer, or an unknown function)");
+  if (std::optional<std::string> Why = Checks.untrackedAccess(I))
+    unsupported(I, *Why);
 }
 
 void GradientGenerator::reverseInstruction(Instruction &I) {
@@ -288,7 +246,8 @@ void GradientGenerator::reverseInstruction(Instruction &I) {
                           "double");
   // A float's bits read through memory, as -O0 code does it (a union, a
   // cast pointer), like the bitcast below.
-  if (auto *LI = dyn_cast<LoadInst>(&I); LI && readsFloatBitsAsNumber(*LI))
+  if (auto *LI = dyn_cast<LoadInst>(&I);
+      LI && Checks.readsFloatBitsAsNumber(*LI))
     return unsupported(I, "floating-point data read as integer bits (type "
                           "punning through a union or a cast pointer); its "
                           "derivative would be lost");
@@ -455,27 +414,6 @@ void GradientGenerator::reverseStore(StoreInst &SI) {
   addAdjoint(V, Adj);
 }
 
-/// A 32- or 64-bit integer load of memory with adjoints that holds floats
-/// or doubles, whose value is computed with rather than only copied (copies
-/// are retyped by preprocessing or checked at their stores).
-bool GradientGenerator::readsFloatBitsAsNumber(const LoadInst &LI) const {
-  Type *T = LI.getType();
-  const Value *Ptr = LI.getPointerOperand();
-  if ((!T->isIntegerTy(32) && !T->isIntegerTy(64)) || !AI.hasShadow(Ptr))
-    return false;
-  if (all_of(LI.users(), [&](const User *U) {
-        auto *SI = dyn_cast<StoreInst>(U);
-        return SI && SI->getValueOperand() == &LI;
-      }))
-    return false;
-  ElementKind K = declaredAccessKind(LI);
-  if (K == ElementKind::Unknown)
-    K = kindAtOffset(Ptr, DL.getTypeStoreSize(T), DL);
-  if (K == ElementKind::Unknown)
-    K = kindAtAddress(Ptr, DL.getTypeStoreSize(T), DL);
-  return K == ElementKind::F64 || K == ElementKind::F32;
-}
-
 /// An integer store may overwrite floating-point data (optimization turns
 /// memset(p, 0, 8) into `store i64 0`): a constant kills the adjoint of the
 /// bytes it overwrites. An integer copy out of memory with adjoints that
@@ -558,7 +496,8 @@ void GradientGenerator::reverseCall(CallBase &Call) {
   case CalleeKind::External:
     for (const Use &U : Call.args())
       if (AI.isVaried(U) || AI.hasShadow(U))
-        return unsupported(Call, whyNoDerivative(Call, Info.Fn));
+        return unsupported(
+            Call, DifferentiabilityChecks::whyNoDerivative(Call, Info.Fn));
     return;
   }
 }
@@ -591,29 +530,6 @@ void GradientGenerator::reverseLibraryOutputs(CallBase &Call) {
     });
 }
 
-/// Why a call that receives active data has no derivative.
-std::string GradientGenerator::whyNoDerivative(const CallBase &Call,
-                                               const Function *Callee) {
-  if (!Callee)
-    return Call.isInlineAsm()
-               ? "inline assembly receives active data"
-               : "indirect call of a variadic function type receives "
-                 "active data";
-  std::string Name = "'" + displayName(*Callee) + "'";
-  if (markerKind(*Callee))
-    return "a gradient call inside differentiated code (nested "
-           "differentiation) is not supported yet";
-  if (Callee->isVarArg() && !Callee->isDeclaration())
-    return "call to the variadic function " + Name +
-           " with active data; variadic functions cannot be "
-           "differentiated yet";
-  return "call to a function without a body and without a known "
-         "derivative (" +
-         Name +
-         "); define it in this translation unit or pass only constant "
-         "data to it";
-}
-
 void GradientGenerator::reverseMath(CallBase &Call, MathOp Op) {
   Value *Adj = takeAdjoint(&Call);
   if (!Adj)
@@ -630,30 +546,14 @@ void GradientGenerator::reverseMath(CallBase &Call, MathOp Op) {
     addAdjoint(Call.getArgOperand(I), Adjs[I]);
 }
 
-/// A pointer handed across a call boundary (an argument of a
-/// differentiated callee, or the returned value) without a shadow and of
-/// unknown origin would arrive with a null shadow: refuse it.
 void GradientGenerator::checkHandedPointer(Instruction &Where, Value *V) {
-  if (V->getType()->isPointerTy() && untrackedPointer(V))
-    unsupported(Where, "pointer of unknown origin (made from an integer, or "
-                       "returned by a function without a body) passed to or "
-                       "returned from a differentiated function");
+  if (std::optional<std::string> Why = Checks.handedPointer(V))
+    unsupported(Where, *Why);
 }
 
-/// An integer handed to a differentiated callee (or returned), loaded from
-/// memory with adjoints whose struct layout puts a float or a double there:
-/// the x86-64 ABI passes a struct such as {int, float} by value in an
-/// integer register (at -O0 loaded straight from the struct). Its
-/// derivative would be lost: refuse it.
 void GradientGenerator::checkHandedInteger(Instruction &Where, Value *V) {
-  auto *Load = dyn_cast<LoadInst>(V);
-  if (Load && V->getType()->isIntegerTy() &&
-      AI.hasShadow(Load->getPointerOperand()) &&
-      layoutHasFloatingPoint(Load->getPointerOperand(),
-                             DL.getTypeStoreSize(V->getType()), DL))
-    unsupported(Where, "struct with floating-point fields passed by value in "
-                       "an integer register (such as {int, float}); its "
-                       "derivative would be lost (pass it by pointer)");
+  if (std::optional<std::string> Why = Checks.handedInteger(V))
+    unsupported(Where, *Why);
 }
 
 void GradientGenerator::reverseDifferentiatedCall(CallBase &Call) {

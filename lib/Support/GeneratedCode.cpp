@@ -1,6 +1,7 @@
-//===- GeneratedCode.cpp - What every Capsule pass does last --------------===//
+//===- GeneratedCode.cpp - What generated code shares ---------------------===//
 #include "Support/GeneratedCode.h"
 
+#include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -46,6 +47,30 @@ void cleanUpGenerated(Module &M, FunctionPassManager &Cleanup,
   for (Function &F : M)
     if (isGenerated(F))
       Cleanup.run(F, FAM);
+}
+
+void dropPrimalOnlyAttributes(Function &Derivative, bool ReturnTypeChanged) {
+  Derivative.removeFnAttr(Attribute::Memory);
+  Derivative.removeFnAttr(Attribute::NoFree);
+  Derivative.removeFnAttr(Attribute::Speculatable);
+  Derivative.removeFnAttr(Attribute::NoSync);
+  if (ReturnTypeChanged)
+    Derivative.removeRetAttrs(
+        AttributeFuncs::typeIncompatible(Derivative.getReturnType()));
+}
+
+Value *allocatedBytes(IRBuilder<> &B, CalleeKind Kind,
+                      function_ref<Value *(unsigned)> Arg) {
+  switch (Kind) {
+  case CalleeKind::Alloc: // malloc(size), new(size)
+    return Arg(0);
+  case CalleeKind::Calloc: // calloc(count, size)
+    return B.CreateMul(Arg(0), Arg(1));
+  case CalleeKind::AlignedAlloc: // aligned_alloc(alignment, size)
+    return Arg(1);
+  default:
+    llvm_unreachable("not an allocation");
+  }
 }
 
 } // namespace capsule

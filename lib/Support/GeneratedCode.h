@@ -1,14 +1,18 @@
-//===- GeneratedCode.h - What every Capsule pass does last -------*- C++
+//===- GeneratedCode.h - What generated code shares --------------*- C++
 //-*-===//
 //
 // The passes that lower marker calls (autodiff, interruptible execution)
 // finish alike: the marker calls go, the generated functions (whose names
 // contain ".capsule.") are verified and, in clang's pipeline, simplified.
+// The generators of both modes clone primals alike.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_GENERATEDCODE_H
 #define CAPSULE_GENERATEDCODE_H
 
+#include "Analysis/CallClassifier.h"
+
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/PassManager.h"
 
@@ -38,6 +42,18 @@ void verifyGenerated(llvm::Module &M);
 /// simplification the rest of the pipeline would no longer apply to them.
 void cleanUpGenerated(llvm::Module &M, llvm::FunctionPassManager &Cleanup,
                       llvm::FunctionAnalysisManager &FAM);
+
+/// Drops the attributes of a derivative cloned from its primal that promise
+/// what the derivative no longer keeps: it writes shadow memory (and the
+/// tape), and may allocate. \p ReturnTypeChanged: also the result
+/// attributes that no longer fit.
+void dropPrimalOnlyAttributes(llvm::Function &Derivative,
+                              bool ReturnTypeChanged);
+
+/// The bytes an allocation of kind \p Kind (Alloc, Calloc, AlignedAlloc)
+/// asks for, from its i64 arguments \p Arg(K).
+llvm::Value *allocatedBytes(llvm::IRBuilder<> &B, CalleeKind Kind,
+                            llvm::function_ref<llvm::Value *(unsigned)> Arg);
 
 } // namespace capsule
 

@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -39,6 +40,8 @@ SmallVector<CallBase *, 8> callsTo(Function &F) {
 
 std::optional<MarkerKind> markerKind(const Function &F) {
   StringRef Name = F.getName();
+  if (Name.contains("__capsule_fwddiff") || Name.contains("__enzyme_fwddiff"))
+    return MarkerKind::Fwddiff;
   for (StringRef Prefix : {"__capsule_autodiff", "__enzyme_autodiff"}) {
     size_t Pos = Name.find(Prefix);
     if (Pos == StringRef::npos)
@@ -55,7 +58,7 @@ namespace {
 /// Walks the variadic arguments of one marker call.
 class RequestParser {
 public:
-  RequestParser(CallBase &Call) : Call(Call) {}
+  RequestParser(CallBase &Call, bool Forward) : Call(Call), Forward(Forward) {}
   std::optional<GradientRequest> parse();
 
 private:
@@ -71,6 +74,8 @@ private:
   bool parseArgument(unsigned ParamNo);
   void shadowConstByValCopies();
   bool checkResultType();
+  bool checkTangentResultType();
+  bool parseTangent(unsigned ParamNo, llvm::Type *ParamTy);
   Value *convert(Value *V, Type *To, unsigned ParamNo);
   std::string argName(unsigned ParamNo) const {
     return ("argument " + Twine(ParamNo + 1) + " of '" + displayName(*Fn) + "'")
@@ -78,6 +83,8 @@ private:
   }
 
   CallBase &Call;
+  /// Forward mode: active floating-point arguments come with tangents.
+  bool Forward;
   Function *Fn = nullptr;
   unsigned Next = 1;
   GradientRequest R;
@@ -140,6 +147,14 @@ bool RequestParser::parseArgument(unsigned ParamNo) {
                   : ParamTy->isPointerTy() ? ArgActivity::Dup
                                            : ArgActivity::Const;
   StringRef How = M ? M->Name : StringRef("an unmarked argument");
+  if (Forward && M && M->Activity == ArgActivity::Out)
+    return fail("'" + M->Name + "' marks " + argName(ParamNo) +
+                ", but forward mode has no out arguments: mark it dup "
+                "(its value, then its tangent) or const");
+  // Forward mode: a floating-point value marked dup is active, followed
+  // by its tangent.
+  if (Forward && A == ArgActivity::Dup && carriesFloat(ParamTy))
+    A = ArgActivity::Out;
   if (A == ArgActivity::Dup) {
     if (!ParamTy->isPointerTy())
       return fail(How + " marks " + argName(ParamNo) +
@@ -173,6 +188,25 @@ bool RequestParser::parseArgument(unsigned ParamNo) {
     return false;
   R.Args.push_back(Converted);
   R.Sig.Args.push_back(A);
+  if (Forward && A == ArgActivity::Out)
+    return parseTangent(ParamNo, ParamTy);
+  return true;
+}
+
+bool RequestParser::parseTangent(unsigned ParamNo, Type *ParamTy) {
+  if (Next >= Call.arg_size())
+    return fail(argName(ParamNo) +
+                " is active but the call ends before its tangent; pass the "
+                "tangent right after it, or mark it capsule_const");
+  Value *Tangent = Call.getArgOperand(Next++);
+  if (markerOf(Tangent))
+    return fail("the tangent of " + argName(ParamNo) +
+                " is missing: an activity marker stands in its place");
+  Value *Converted = convertMarkerArgument(
+      Call, Tangent, ParamTy, "the tangent of " + argName(ParamNo));
+  if (!Converted)
+    return false;
+  R.Tangents.push_back(Converted);
   return true;
 }
 
@@ -245,6 +279,30 @@ bool RequestParser::checkResultType() {
   return Outs && DL.getTypeStoreSize(T) == Needed ? true : Mismatch();
 }
 
+/// The marker's declared return type receives the tangent of f's result:
+/// nothing (void), the tangent of a floating-point result (0 when f returns
+/// nothing active), the shadow of a pointer result, or an aggregate of
+/// f's result type.
+bool RequestParser::checkTangentResultType() {
+  Type *RetTy = Fn->getReturnType();
+  Type *T = R.ResultSlot ? Call.getParamStructRetType(0) : Call.getType();
+  bool Fits = T->isVoidTy() ||
+              (T->isFloatingPointTy() &&
+               (RetTy->isFloatingPointTy() || !carriesFloat(RetTy))) ||
+              (T->isPointerTy() && RetTy->isPointerTy()) ||
+              (carriesFloat(RetTy) && !RetTy->isFloatingPointTy() &&
+               Call.getDataLayout().getTypeStoreSize(T) ==
+                   Call.getDataLayout().getTypeStoreSize(RetTy));
+  if (Fits)
+    return true;
+  std::string RetS;
+  raw_string_ostream(RetS) << *RetTy;
+  return fail("the call's return type does not fit the tangent of the "
+              "result of '" +
+              displayName(*Fn) + "' (" + RetS +
+              "): use void, or the type of the result");
+}
+
 std::optional<GradientRequest> RequestParser::parse() {
   if (Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet)) {
     R.ResultSlot = Call.getArgOperand(0);
@@ -289,6 +347,16 @@ std::optional<GradientRequest> RequestParser::parse() {
                 Twine(Call.arg_size() - Next) + " more"),
            std::nullopt;
   Type *RetTy = Fn->getReturnType();
+  if (Forward) {
+    R.Sig.Tangent = true;
+    R.Sig.TopLevel = false;
+    R.Sig.StableArgs = 0;
+    R.Sig.ActiveReturn = carriesFloat(RetTy);
+    if (!checkTangentResultType())
+      return std::nullopt;
+    shadowConstByValCopies();
+    return R;
+  }
   if (carriesFloat(RetTy) && !RetTy->isFloatingPointTy())
     return fail("'" + displayName(*Fn) +
                 "' returns an aggregate of floating-point values, which "
@@ -303,7 +371,11 @@ std::optional<GradientRequest> RequestParser::parse() {
 }
 
 std::optional<GradientRequest> parseGradientRequest(CallBase &Call) {
-  return RequestParser(Call).parse();
+  return RequestParser(Call, /*Forward=*/false).parse();
+}
+
+std::optional<GradientRequest> parseTangentRequest(CallBase &Call) {
+  return RequestParser(Call, /*Forward=*/true).parse();
 }
 
 std::optional<RunMarkerKind> runMarkerKind(const Function &F) {

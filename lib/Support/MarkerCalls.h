@@ -3,10 +3,12 @@
 //
 // Users ask for derivatives with marker calls in Enzyme's C convention:
 //   __capsule_autodiff((void *)f, capsule_dup, x, dx, capsule_const, n);
+//   __capsule_fwddiff((void *)f, capsule_dup, x, dx, capsule_const, n);
 // Any function whose name contains __capsule_autodiff or __enzyme_autodiff
-// is a marker (C users declare siblings with other return types; C++ gets a
-// template). Activity markers are loads of the globals capsule_dup,
-// capsule_dupnoneed, capsule_const, capsule_out and their enzyme_ aliases.
+// (forward mode: __capsule_fwddiff, __enzyme_fwddiff) is a marker (C users
+// declare siblings with other return types; C++ gets a template). Activity
+// markers are loads of the globals capsule_dup, capsule_dupnoneed,
+// capsule_const, capsule_out and their enzyme_ aliases.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_MARKERCALLS_H
 #define CAPSULE_MARKERCALLS_H
@@ -18,7 +20,7 @@
 
 namespace capsule {
 
-enum class MarkerKind { Autodiff, AutodiffCheckpointed };
+enum class MarkerKind { Autodiff, AutodiffCheckpointed, Fwddiff };
 
 /// Whether calls to \p F are marker calls, and of which kind.
 std::optional<MarkerKind> markerKind(const llvm::Function &F);
@@ -37,14 +39,22 @@ struct GradientRequest {
   llvm::SmallVector<llvm::Value *, 8> Args;
   /// The shadows of the dup arguments, in order.
   llvm::SmallVector<llvm::Value *, 4> Shadows;
-  /// Where the adjoints go when the marker returns a struct in memory (the
-  /// call's sret argument); null when they are returned in registers.
+  /// Forward mode: the tangents of the out (active floating-point)
+  /// arguments, in order.
+  llvm::SmallVector<llvm::Value *, 4> Tangents;
+  /// Where the adjoints (forward mode: the result's tangent) go when the
+  /// marker returns a struct in memory (the call's sret argument); null when
+  /// they are returned in registers.
   llvm::Value *ResultSlot = nullptr;
 };
 
 /// Parses a marker call; reports a compile-time error and returns nothing
 /// when it is malformed.
 std::optional<GradientRequest> parseGradientRequest(llvm::CallBase &Call);
+/// The same for a forward-mode marker (__capsule_fwddiff): a floating-point
+/// argument marked dup, or unmarked, is followed by its tangent; the
+/// request's signature is a tangent signature.
+std::optional<GradientRequest> parseTangentRequest(llvm::CallBase &Call);
 
 /// The primal arguments of \p R's dup arguments, parallel to R.Shadows.
 llvm::SmallVector<llvm::Value *, 4> dupArguments(const GradientRequest &R);

@@ -348,6 +348,41 @@ FunctionCallee RuntimeABI::sinkFill() {
                   {Ptr, Ptr, Type::getInt64Ty(C)});
 }
 
+FunctionCallee RuntimeABI::tangentBegin() {
+  return function("__capsule_tangent_begin", Type::getVoidTy(M.getContext()),
+                  {});
+}
+
+FunctionCallee RuntimeABI::tangentSinkOf() {
+  Type *Ptr = PointerType::getUnqual(M.getContext());
+  return function("__capsule_tangent_sink_of", Ptr, {Ptr});
+}
+
+FunctionCallee RuntimeABI::tangentSinkFill() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_tangent_sink_fill", Type::getVoidTy(C),
+                  {Ptr, Ptr, Type::getInt64Ty(C)});
+}
+
+FunctionCallee RuntimeABI::tangentAlloc() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_tangent_alloc", PointerType::getUnqual(C),
+                  {Type::getInt64Ty(C)});
+}
+
+FunctionCallee RuntimeABI::tangentRealloc() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_tangent_realloc", Ptr, {Ptr, Type::getInt64Ty(C)});
+}
+
+FunctionCallee RuntimeABI::tangentFree() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_tangent_free", Type::getVoidTy(C), {Ptr});
+}
+
 FunctionCallee RuntimeABI::rootFrame() {
   Type *Ptr = PointerType::getUnqual(M.getContext());
   return function("__capsule_root_frame", Ptr, {Ptr});

@@ -108,6 +108,21 @@ public:
   llvm::FunctionCallee sinkOf();
   /// void (ptr shadow, ptr src, i64 bytes).
   llvm::FunctionCallee sinkFill();
+
+  // Forward mode (the tangent section of runtime/abi.h).
+
+  /// void (): starts a forward-mode call.
+  llvm::FunctionCallee tangentBegin();
+  /// ptr (ptr): the place of a pointer in the tangent sink.
+  llvm::FunctionCallee tangentSinkOf();
+  /// void (ptr shadow, ptr src, i64 bytes).
+  llvm::FunctionCallee tangentSinkFill();
+  /// ptr (i64 bytes): a zeroed tangent block.
+  llvm::FunctionCallee tangentAlloc();
+  /// ptr (ptr old tangent block, i64 bytes).
+  llvm::FunctionCallee tangentRealloc();
+  /// void (ptr tangent block).
+  llvm::FunctionCallee tangentFree();
   /// ptr (ptr entry).
   llvm::FunctionCallee rootFrame();
   /// i64 (ptr entry, ptr frame).

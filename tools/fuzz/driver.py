@@ -6,6 +6,9 @@ floats:
   G name mode i value     the gradient, mode p (plain __capsule_autodiff) or
                           k (__capsule_autodiff_checkpointed), i an index of
                           x or `a` for the scalar argument's adjoint;
+  T name value            the tangent of the result (__capsule_fwddiff)
+                          along the direction direction(i) for x[i] and
+                          direction(N) for the scalar argument when active;
   I name bad              how many interrupted-and-resumed runs of the
                           primal (each resumed twice) did not end with the
                           first one's result and memory bit for bit, or
@@ -37,6 +40,26 @@ def marker_arguments(case):
     else:
         args += ", capsule_const, A"
     return args
+
+
+def tangent_arguments(case):
+    """The forward-mode marker's arguments: each active value followed by
+    its tangent, markers spelled out or left to the defaults."""
+    bits = zlib.crc32(case.name.encode()) >> 3
+    args = ["capsule_dup, X, dx", "X, dx"][bits & 1]
+    args += [", capsule_const, N", ", N"][bits >> 1 & 1]
+    args += ", capsule_const, c"
+    if case.a_active:
+        args += [", capsule_dup, A, fuzz_direction(N)",
+                 ", A, fuzz_direction(N)"][bits >> 2 & 1]
+    else:
+        args += ", capsule_const, A"
+    return args
+
+
+def direction(i):
+    """The direction of the tangent, component i (fuzz_direction in C)."""
+    return ((i * 7 + 3) % 11 - 5) * 0.25 + 0.125
 
 
 def case_fields(case):
@@ -79,6 +102,12 @@ def capsule_driver(case):
   }}
   {name}_setup(X);
   memcpy(X, x0, sizeof x0);
+  for (int i = 0; i < N; i++)
+    dx[i] = fuzz_direction(i);
+  double t = __capsule_fwddiff((void *){name}_f, {targs});
+  printf("T {name} %a\\n", t);
+  {name}_setup(X);
+  memcpy(X, x0, sizeof x0);
   uint64_t steps = __capsule_primops((void *){name}_f, X, N, c, A);
   /* The first resumed run is the reference of the others, bit for bit:
    * the same instrumented code. It matches the plain call to a relative
@@ -110,6 +139,7 @@ def capsule_driver(case):
   }}
   printf("I {name} %d\\n", bad);
 }}""".format(result=marker_result, void=void, args=marker_arguments(case),
+             targs=tangent_arguments(case),
              **case_fields(case))
     return lines.splitlines()
 
@@ -137,7 +167,10 @@ def oracle_driver(case):
 
 
 MARKERS = """void __capsule_autodiff_void(void *, ...);
-void __capsule_autodiff_checkpointed_void(void *, ...);"""
+void __capsule_autodiff_checkpointed_void(void *, ...);
+static double fuzz_direction(int i) {
+  return ((i * 7 + 3) % 11 - 5) * 0.25 + 0.125;
+}"""
 
 
 def translation_unit(cases):

@@ -10,6 +10,9 @@ at -O2, and as the dual-number oracle. Each case is judged on its own:
     split point in another order (docs/checkpointing.md);
   - every interrupted-and-resumed primal against the uninterrupted one, bit
     for bit (result and memory);
+  - its forward-mode tangent along a fixed direction, at both levels,
+    against the oracle's derivatives dotted with the direction (RTOL of the
+    sum of the terms' magnitudes: the two sum in different orders);
   - the primal of the Capsule build against the oracle's value, which checks
     the oracle itself: a difference there is reported as such.
 A crash, a hang, a non-finite result where the oracle is finite and a build
@@ -23,6 +26,8 @@ import math
 import os
 import re
 import subprocess
+
+from driver import direction
 
 RTOL = 1e-8
 ATOL = 1e-10
@@ -103,6 +108,7 @@ class Outcome:
     def __init__(self):
         self.primal = None
         self.grad = {}      # (mode, index) -> value
+        self.tangent = None
         self.deriv = {}     # index -> value (oracle)
         self.interrupt_bad = None
         self.crash = None   # why the case did not finish
@@ -119,6 +125,8 @@ def parse(line, outcomes):
         o.grad[(words[2], words[3])] = float.fromhex(words[4])
     elif words[0] == "D":
         o.deriv[words[2]] = float.fromhex(words[3])
+    elif words[0] == "T":
+        o.tangent = float.fromhex(words[2])
     elif words[0] == "I":
         o.interrupt_bad = int(words[2])
 
@@ -186,6 +194,19 @@ def same_sum(checkpointed, plain):
         CHECKPOINTED_RTOL * abs(plain)
 
 
+def tangent_failure(oracle, o):
+    """Why the forward-mode tangent is wrong, or None."""
+    n = len(oracle.deriv) - ("a" in oracle.deriv)
+    terms = [d * direction(n if i == "a" else int(i))
+             for i, d in oracle.deriv.items()]
+    want = sum(terms)
+    scale = sum(abs(t) for t in terms)
+    got = o.tangent
+    if got is not None and abs(got - want) <= ATOL + RTOL * scale:
+        return None
+    return "got %r, want %r" % (got, want)
+
+
 def judge(oracle, builds):
     """Failures of one case: (kind, detail) pairs; None if skipped."""
     if oracle.crash or oracle.primal is None or not finite(
@@ -225,6 +246,9 @@ def judge(oracle, builds):
                     "checkpointed differs from plain at -%s" % level,
                     "d/d%s: %r vs %r" % (i, o.grad.get(("k", i)),
                                          o.grad.get(("p", i)))))
+        tangent = tangent_failure(oracle, o)
+        if tangent:
+            failures.append(("wrong tangent at -%s" % level, tangent))
         if o.interrupt_bad:
             failures.append(("interrupted run differs at -%s" % level,
                              "%d of the resumed runs" % o.interrupt_bad))

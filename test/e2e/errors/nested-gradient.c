@@ -6,7 +6,7 @@
 static double g(double y) { return y * y * y; }
 
 double f(double x) {
-  // CHECK: nested-gradient.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'f': a gradient call inside differentiated code (nested differentiation) is not supported yet
+  // CHECK: nested-gradient.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'f': a derivative call inside differentiated code (nested differentiation) is not supported yet
   double dg = __capsule_autodiff((void *)g, capsule_out, x);
   return dg * x;
 }

@@ -8,7 +8,7 @@ double *scratch(void); /* defined elsewhere */
 
 double f(double x) {
   double *b = scratch();
-  // CHECK: untracked-pointer.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'f': floating-point data accessed through a pointer whose memory has no tracked adjoints
+  // CHECK: untracked-pointer.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'f': floating-point data accessed through a pointer whose memory has no tracked derivatives
   b[0] = x * x;
   return b[0] * x;
 }

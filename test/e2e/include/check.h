@@ -231,6 +231,49 @@ CHECK_UNUSED_ static int check_grad_cf_fd(const char *what, const double *got,
   return ok;
 }
 
+/* Forward mode. A vector function of a double vector: writes its m outputs
+ * to out. x is a private copy: it may be overwritten. */
+typedef void (*check_vfn)(double *x, double *out, void *ctx);
+/* Central difference of the m outputs of f along direction v at x, with
+ * step h = CHECK_FD_STEP * max(1, max_i |x_i|) (v of order 1). */
+CHECK_UNUSED_ static void check_fd_jvp(check_vfn f, void *ctx, const double *x,
+                                       const double *v, int n, int m,
+                                       double *jv) {
+  double *tmp = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+  double *fp = (double *)malloc(sizeof(double) * (size_t)(m > 0 ? m : 1));
+  double *fm = (double *)malloc(sizeof(double) * (size_t)(m > 0 ? m : 1));
+  double scale = 1.0, h;
+  int i;
+  for (i = 0; i < n; i++)
+    scale = fabs(x[i]) > scale ? fabs(x[i]) : scale;
+  h = CHECK_FD_STEP * scale;
+  for (i = 0; i < n; i++)
+    tmp[i] = x[i] + h * v[i];
+  f(tmp, fp, ctx);
+  for (i = 0; i < n; i++)
+    tmp[i] = x[i] - h * v[i];
+  f(tmp, fm, ctx);
+  for (i = 0; i < m; i++)
+    jv[i] = (fp[i] - fm[i]) / (2.0 * h);
+  free(tmp);
+  free(fp);
+  free(fm);
+}
+/* Compares got[0..m), a Jacobian-vector product J(x) v, with FD. */
+CHECK_UNUSED_ static int check_jvp_fd(const char *what, const double *got,
+                                      check_vfn f, void *ctx, const double *x,
+                                      const double *v, int n, int m) {
+  double *jv = (double *)malloc(sizeof(double) * (size_t)(m > 0 ? m : 1));
+  int i, ok = 1;
+  char name[256];
+  check_fd_jvp(f, ctx, x, v, n, m, jv);
+  for (i = 0; i < m; i++) {
+    snprintf(name, sizeof name, "%s[%d]", what, i);
+    ok &= check_close(name, got[i], jv[i], CHECK_FD_RTOL, CHECK_FD_ATOL);
+  }
+  free(jv);
+  return ok;
+}
 CHECK_UNUSED_ static int check_report(void) {
   if (check_failures_ == 0 && check_ref_failures_ == 0 && check_count_ > 0) {
     printf("PASS (%d checks)\n", check_count_);

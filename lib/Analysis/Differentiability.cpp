@@ -1,0 +1,118 @@
+//===- Differentiability.cpp - Constructs that would lose derivatives -----===//
+#include "Analysis/Differentiability.h"
+
+#include "Analysis/MemoryKinds.h"
+#include "Support/Diagnostics.h"
+#include "Support/MarkerCalls.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Operator.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+bool DifferentiabilityChecks::knownWithoutDerivative(const Value *Ptr) const {
+  SmallVector<const Value *, 8> Work{Ptr};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val()->stripPointerCasts();
+    if (!Seen.insert(V).second || isa<ConstantPointerNull, UndefValue>(V))
+      continue;
+    if (auto *GEP = dyn_cast<GEPOperator>(V))
+      Work.push_back(GEP->getPointerOperand());
+    else if (auto *LI = dyn_cast<LoadInst>(V))
+      Work.push_back(LI->getPointerOperand());
+    else if (auto *Phi = dyn_cast<PHINode>(V))
+      append_range(Work, Phi->incoming_values());
+    else if (auto *Sel = dyn_cast<SelectInst>(V))
+      Work.append({Sel->getTrueValue(), Sel->getFalseValue()});
+    else if (auto *G = dyn_cast<GlobalVariable>(V)) {
+      if (constantHasShadow(G))
+        return false;
+    } else if (!isa<Argument>(V) && !isa<Function>(V)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<std::string>
+DifferentiabilityChecks::untrackedAccess(const Instruction &I) const {
+  const Value *Ptr = getLoadStorePointerOperand(&I);
+  if (!Ptr || !untrackedPointer(Ptr))
+    return std::nullopt;
+  bool Active = isa<LoadInst>(I)
+                    ? carriesFloat(I.getType())
+                    : AI.isVaried(cast<StoreInst>(I).getValueOperand());
+  if (!Active)
+    return std::nullopt;
+  return "floating-point data accessed through a pointer whose memory has "
+         "no tracked derivatives (it comes from a returned struct, an "
+         "integer, or an unknown function)";
+}
+
+bool DifferentiabilityChecks::readsFloatBitsAsNumber(const LoadInst &LI) const {
+  Type *T = LI.getType();
+  const Value *Ptr = LI.getPointerOperand();
+  if ((!T->isIntegerTy(32) && !T->isIntegerTy(64)) || !AI.hasShadow(Ptr))
+    return false;
+  if (all_of(LI.users(), [&](const User *U) {
+        auto *SI = dyn_cast<StoreInst>(U);
+        return SI && SI->getValueOperand() == &LI;
+      }))
+    return false;
+  ElementKind K = declaredAccessKind(LI);
+  if (K == ElementKind::Unknown)
+    K = kindAtOffset(Ptr, DL.getTypeStoreSize(T), DL);
+  if (K == ElementKind::Unknown)
+    K = kindAtAddress(Ptr, DL.getTypeStoreSize(T), DL);
+  return K == ElementKind::F64 || K == ElementKind::F32;
+}
+
+std::optional<std::string>
+DifferentiabilityChecks::handedPointer(const Value *V) const {
+  if (!V->getType()->isPointerTy() || !untrackedPointer(V))
+    return std::nullopt;
+  return "pointer of unknown origin (made from an integer, or returned by a "
+         "function without a body) passed to or returned from a "
+         "differentiated function";
+}
+
+std::optional<std::string>
+DifferentiabilityChecks::handedInteger(const Value *V) const {
+  auto *Load = dyn_cast<LoadInst>(V);
+  if (!Load || !V->getType()->isIntegerTy() ||
+      !AI.hasShadow(Load->getPointerOperand()) ||
+      !layoutHasFloatingPoint(Load->getPointerOperand(),
+                              DL.getTypeStoreSize(V->getType()), DL))
+    return std::nullopt;
+  return "struct with floating-point fields passed by value in an integer "
+         "register (such as {int, float}); its derivative would be lost "
+         "(pass it by pointer)";
+}
+
+std::string DifferentiabilityChecks::whyNoDerivative(const CallBase &Call,
+                                                     const Function *Callee) {
+  if (!Callee)
+    return Call.isInlineAsm()
+               ? "inline assembly receives active data"
+               : "indirect call of a variadic function type receives "
+                 "active data";
+  std::string Name = "'" + displayName(*Callee) + "'";
+  if (markerKind(*Callee))
+    return "a derivative call inside differentiated code (nested "
+           "differentiation) is not supported yet";
+  if (Callee->isVarArg() && !Callee->isDeclaration())
+    return "call to the variadic function " + Name +
+           " with active data; variadic functions cannot be "
+           "differentiated yet";
+  return "call to a function without a body and without a known "
+         "derivative (" +
+         Name +
+         "); define it in this translation unit or pass only constant "
+         "data to it";
+}
+
+} // namespace capsule

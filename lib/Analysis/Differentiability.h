@@ -1,0 +1,64 @@
+//===- Differentiability.h - Constructs that would lose derivatives -*- C++
+//-*-===//
+//
+// The checks both modes make before they trust a construct whose
+// derivative would otherwise be lost without a word: memory reached through
+// pointers of unknown origin, floating-point bits computed with as
+// integers, structs with floating-point fields in integer registers, calls
+// of functions without a body. Each check returns why the construct is
+// refused, or nothing; the generator reports it (Diagnostics.h).
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_DIFFERENTIABILITY_H
+#define CAPSULE_DIFFERENTIABILITY_H
+
+#include "Analysis/Activity.h"
+
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Instructions.h"
+
+#include <optional>
+#include <string>
+
+namespace capsule {
+
+class DifferentiabilityChecks {
+public:
+  DifferentiabilityChecks(const ActivityInfo &AI, const llvm::DataLayout &DL)
+      : AI(AI), DL(DL) {}
+
+  /// Where a pointer without a shadow comes from, when that is certain to
+  /// be memory without derivatives: const arguments, constant globals,
+  /// null, and whatever is derived from them or loaded out of them.
+  bool knownWithoutDerivative(const llvm::Value *Ptr) const;
+  /// A pointer without a shadow whose memory may still carry derivatives
+  /// (made from an integer, returned by a function without a body).
+  bool untrackedPointer(const llvm::Value *Ptr) const {
+    return !AI.hasShadow(Ptr) && !knownWithoutDerivative(Ptr);
+  }
+  /// A load or store of floating-point data through an untracked pointer.
+  std::optional<std::string> untrackedAccess(const llvm::Instruction &I) const;
+  /// A 32- or 64-bit integer load of memory with derivatives that holds
+  /// floats or doubles, whose value is computed with rather than only
+  /// copied.
+  bool readsFloatBitsAsNumber(const llvm::LoadInst &LI) const;
+  /// A pointer handed across a call boundary (an argument of a
+  /// differentiated callee, or the returned value) without a shadow and of
+  /// unknown origin: it would arrive with a null shadow.
+  std::optional<std::string> handedPointer(const llvm::Value *V) const;
+  /// An integer handed across a call boundary, loaded from memory with
+  /// derivatives whose struct layout puts a float or a double there: the
+  /// x86-64 ABI passes a struct such as {int, float} by value in an integer
+  /// register (at -O0 loaded straight from the struct).
+  std::optional<std::string> handedInteger(const llvm::Value *V) const;
+  /// Why a call that receives active data has no derivative.
+  static std::string whyNoDerivative(const llvm::CallBase &Call,
+                                     const llvm::Function *Callee);
+
+private:
+  const ActivityInfo &AI;
+  const llvm::DataLayout &DL;
+};
+
+} // namespace capsule
+
+#endif

@@ -1,0 +1,208 @@
+//===- TangentCalls.cpp - Tangents of calls -------------------------------===//
+//
+// Callees defined in the module get tangent functions of their own (through
+// function pointers, one per possible target), elementary functions their
+// derivative rules (DerivativeRules.h, shared with reverse mode: the
+// contribution of argument i to the adjoint, given the tangent of argument
+// i as the adjoint, is its contribution to the tangent), the heap and the
+// mem* functions shadows of their own.
+//===----------------------------------------------------------------------===//
+#include "Forward/TangentGenerator.h"
+
+#include "Analysis/MemoryKinds.h"
+#include "Reverse/DerivativeRules.h"
+#include "Support/GeneratedCode.h"
+#include "Support/IndirectDispatch.h"
+#include "Support/LibraryOutputs.h"
+#include "Support/MarkerCalls.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+void TangentGenerator::tangentCall(CallBase &Call) {
+  CalleeInfo Info = classifyCall(Call);
+  if (Info.Fn && markerKind(*Info.Fn))
+    return unsupported(Call,
+                       DifferentiabilityChecks::whyNoDerivative(Call, Info.Fn));
+  IRBuilder<> B = after(Call);
+  auto Arg = [&](unsigned K) { return Call.getArgOperand(K); };
+  switch (Info.Kind) {
+  case CalleeKind::Math:
+    return tangentMath(Call, Info.Math);
+  case CalleeKind::Module:
+  case CalleeKind::Indirect:
+    return tangentDifferentiatedCall(Call);
+  case CalleeKind::MemTransfer:
+    return tangentMemTransfer(Call);
+  case CalleeKind::MemSet:
+    // Memory set to a constant has tangent zero.
+    if (Value *Shadow = twin(Arg(0)); Shadow && AI.hasShadow(Arg(0)))
+      B.CreateMemSet(Shadow, B.getInt8(0), primal(Arg(2)), MaybeAlign());
+    return;
+  case CalleeKind::Alloc:
+  case CalleeKind::Calloc:
+  case CalleeKind::AlignedAlloc:
+    return tangentAllocation(Call, Info.Kind);
+  case CalleeKind::Realloc:
+    return setTwin(&Call, B.CreateCall(D.abi().tangentRealloc(),
+                                       {twinOrZero(Arg(0)), primal(Arg(1))}));
+  case CalleeKind::Free:
+    if (Value *Shadow = twin(Arg(0)); Shadow && AI.hasShadow(Arg(0)))
+      B.CreateCall(D.abi().tangentFree(), {Shadow});
+    return;
+  case CalleeKind::PointerCast:
+    return setTwin(&Call, twin(Arg(0)));
+  case CalleeKind::NoDerivative:
+    return zeroLibraryOutputs(Call);
+  case CalleeKind::External:
+    for (const Use &U : Call.args())
+      if (AI.isVaried(U) || AI.hasShadow(U))
+        return unsupported(
+            Call, DifferentiabilityChecks::whyNoDerivative(Call, Info.Fn));
+    return;
+  }
+}
+
+void TangentGenerator::tangentMath(CallBase &Call, MathOp Op) {
+  IRBuilder<> B = after(Call);
+  unsigned N = Call.arg_size();
+  auto Arg = [&](unsigned K) { return primal(Call.getArgOperand(K)); };
+  auto Result = [&]() { return primal(&Call); };
+  Value *Tangent = nullptr;
+  for (unsigned K = 0; K < N; ++K) {
+    Value *DK = twin(Call.getArgOperand(K));
+    if (!DK || !carriesFloat(DK->getType()))
+      continue;
+    SmallVector<bool, 3> Wanted(N, false);
+    Wanted[K] = true;
+    Value *Part =
+        mathAdjoints(B, Op, N, Wanted, PrimalOperands{Arg, Result}, DK)[K];
+    if (Part)
+      Tangent = Tangent ? B.CreateFAdd(Tangent, Part) : Part;
+  }
+  setTwin(&Call, Tangent);
+}
+
+void TangentGenerator::tangentDifferentiatedCall(CallBase &Call) {
+  for (Value *Arg : Call.args())
+    for (auto Why : {Checks.handedPointer(Arg), Checks.handedInteger(Arg)})
+      if (Why)
+        return unsupported(Call, *Why);
+  Function *Callee = Call.getCalledFunction();
+  DiffSignature S = D.signatureAtCall(Call, Callee, AI);
+  S.Tangent = true;
+  for (unsigned K = 0; K < S.Args.size(); ++K)
+    if (S.Args[K] == ArgActivity::Dup && Call.isByValArgument(K) &&
+        holdsUnion(Call.getParamByValType(K)))
+      return unsupported(Call, "union passed by value: its type does not say "
+                               "whether it holds floating-point data or "
+                               "pointers (pass it by pointer)");
+
+  auto *Clone = cast<CallBase>(Map[&Call]);
+  IRBuilder<> B(Clone);
+  SmallVector<Value *, 12> Args(Clone->args());
+  SmallVector<unsigned, 4> ByValTwins;
+  for (unsigned K = 0; K < S.Args.size(); ++K) {
+    if (S.Args[K] == ArgActivity::Const)
+      continue;
+    if (Call.isByValArgument(K))
+      ByValTwins.push_back(Args.size());
+    Args.push_back(twinOrSink(B, Call.getArgOperand(K)));
+  }
+  auto EmitTangent = [&](IRBuilder<> &CB, Function *Fn) -> Value * {
+    DiffSignature Each = S;
+    Each.Fn = Fn;
+    Function *Tan = D.get(Each).Tangent;
+    CallInst *New = CB.CreateCall(Tan, Args);
+    // ABI attributes (byval, sret, zeroext, ...) must match the callee's
+    // parameters: the primal's, and byval for the shadows of byval copies.
+    AttributeList Attrs = New->getAttributes();
+    for (unsigned K = 0; K < Clone->arg_size(); ++K)
+      Attrs = Attrs.addParamAttributes(
+          New->getContext(), K,
+          AttrBuilder(New->getContext(),
+                      Clone->getAttributes().getParamAttrs(K)));
+    for (unsigned K : ByValTwins)
+      Attrs = Attrs.addParamAttributes(
+          New->getContext(), K,
+          AttrBuilder(New->getContext(),
+                      Tan->getAttributes().getParamAttrs(K)));
+    New->setAttributes(Attrs);
+    return New;
+  };
+  Type *ResultTy = tangentReturnType(Call.getType());
+  Value *Result =
+      Callee ? EmitTangent(B, Callee)
+             : emitIndirectDispatch(B, D.abi(), Call, Clone->getCalledOperand(),
+                                    ResultTy, *Sig.Fn, EmitTangent);
+  Value *Primal = Result;
+  if (ResultTy != Call.getType()) {
+    Primal = B.CreateExtractValue(Result, 0);
+    setTwin(&Call, B.CreateExtractValue(Result, 1));
+  }
+  if (Primal)
+    Clone->replaceAllUsesWith(Primal);
+  Clone->eraseFromParent();
+  Map[&Call] = Primal;
+}
+
+/// Shadows are copied with what they shadow. Out of memory without shadows
+/// come tangents of zero, and pointers that get their places in the tangent
+/// sink.
+void TangentGenerator::tangentMemTransfer(CallBase &Call) {
+  Value *Dst = Call.getArgOperand(0), *Src = Call.getArgOperand(1);
+  Value *DstShadow = twin(Dst);
+  if (!DstShadow || !AI.hasShadow(Dst))
+    return;
+  IRBuilder<> B = after(Call);
+  Value *Bytes = primal(Call.getArgOperand(2));
+  if (Value *SrcShadow = twin(Src); SrcShadow && AI.hasShadow(Src)) {
+    auto *Copy = cast<CallBase>(cast<CallBase>(Map[&Call])->clone());
+    Copy->setArgOperand(0, DstShadow);
+    Copy->setArgOperand(1, SrcShadow);
+    B.Insert(Copy);
+    return;
+  }
+  if (copiedElementKind(Call) == ElementKind::Pointer) {
+    B.CreateCall(
+        D.abi().tangentSinkFill(),
+        {DstShadow, primal(Src), B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())});
+    return;
+  }
+  B.CreateMemSet(DstShadow, B.getInt8(0), Bytes, MaybeAlign());
+}
+
+void TangentGenerator::tangentAllocation(CallBase &Call, CalleeKind Kind) {
+  IRBuilder<> B = after(Call);
+  auto Arg = [&](unsigned K) {
+    return B.CreateZExtOrTrunc(primal(Call.getArgOperand(K)), B.getInt64Ty());
+  };
+  setTwin(&Call,
+          B.CreateCall(D.abi().tangentAlloc(), {allocatedBytes(B, Kind, Arg)}));
+}
+
+/// A random-number generator's state, a clock's reading or the bytes read
+/// from input replace what the memory held: their tangents are zero.
+void TangentGenerator::zeroLibraryOutputs(CallBase &Call) {
+  Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return;
+  std::optional<SmallVector<LibraryOutput, 2>> Outputs =
+      nondeterministicLibraryOutputs(Callee->getName());
+  if (!Outputs)
+    return;
+  IRBuilder<> B = after(Call);
+  auto Arg = [&](unsigned K) { return primal(Call.getArgOperand(K)); };
+  for (const LibraryOutput &O : *Outputs) {
+    Value *Ptr = Call.getArgOperand(O.Arg);
+    Value *Shadow = twin(Ptr);
+    if (!Shadow || !AI.hasShadow(Ptr))
+      continue;
+    Value *Bytes =
+        writtenBytes(B, O, Arg, O.PerResultUnit ? primal(&Call) : nullptr);
+    B.CreateMemSet(Shadow, B.getInt8(0), Bytes, MaybeAlign());
+  }
+}
+
+} // namespace capsule

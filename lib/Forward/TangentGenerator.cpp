@@ -1,0 +1,395 @@
+//===- TangentGenerator.cpp - Generates one forward-mode derivative -------===//
+//
+// Values, memory and arithmetic; calls are in TangentCalls.cpp. Each primal
+// instruction gets its twin right after its clone, in reverse post-order,
+// so every operand's twin exists when it is needed; phis get theirs once
+// all blocks are done.
+//===----------------------------------------------------------------------===//
+#include "Forward/TangentGenerator.h"
+
+#include "Analysis/MemoryKinds.h"
+#include "Support/Diagnostics.h"
+#include "Support/GeneratedCode.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+TangentGenerator::TangentGenerator(Differentiator &D, const DiffSignature &Sig,
+                                   Function &Prepared, Function &Target)
+    : D(D), Sig(Sig), P(Prepared), T(Target), AI(Prepared, this->Sig),
+      DL(Prepared.getDataLayout()), Checks(AI, DL) {}
+
+void TangentGenerator::unsupported(const Instruction &I, const Twine &Why) {
+  reportUnsupported(I, *Sig.Fn, Why);
+  D.noteFailure();
+}
+
+Value *TangentGenerator::primal(Value *V) {
+  if (isa<Constant>(V))
+    return V;
+  Value *Mapped = Map.lookup(V);
+  assert(Mapped && "primal value has no clone");
+  return Mapped;
+}
+
+Value *TangentGenerator::twin(Value *V) {
+  if (auto *C = dyn_cast<Constant>(V))
+    return D.shadowOfConstant(C);
+  return Twins.lookup(V);
+}
+
+Value *TangentGenerator::twinOrZero(Value *V) {
+  Value *Twin = twin(V);
+  return Twin ? Twin : Constant::getNullValue(V->getType());
+}
+
+Value *TangentGenerator::twinOrSink(IRBuilder<> &B, Value *V) {
+  if (Value *Twin = twin(V))
+    return Twin;
+  if (!V->getType()->isPointerTy() ||
+      isa<ConstantPointerNull, UndefValue, Function>(V))
+    return Constant::getNullValue(V->getType());
+  return B.CreateCall(D.abi().tangentSinkOf(), {primal(V)});
+}
+
+void TangentGenerator::setTwin(Value *V, Value *Twin) {
+  if (!Twin)
+    return;
+  if (!isa<Constant>(Twin))
+    Twin->setName(V->getName() + "'");
+  Twins[V] = Twin;
+}
+
+IRBuilder<> TangentGenerator::after(Instruction &I) {
+  return IRBuilder<>(cast<Instruction>(Map[&I])->getNextNode());
+}
+
+void TangentGenerator::run() {
+  cloneBody();
+  ReversePostOrderTraversal<Function *> RPOT(&P);
+  for (BasicBlock *BB : RPOT)
+    for (Instruction &I : make_early_inc_range(*BB))
+      if (checkSupported(I))
+        tangentInstruction(I);
+  completePhis();
+}
+
+void TangentGenerator::cloneBody() {
+  unsigned Next = 0;
+  for (Argument &A : P.args())
+    Map[&A] = T.getArg(Next++);
+  for (Argument &A : P.args())
+    if (Sig.Args[A.getArgNo()] != ArgActivity::Const)
+      setTwin(&A, T.getArg(Next++));
+  SmallVector<ReturnInst *, 1> Returns;
+  AttributeList Declared = T.getAttributes();
+  CloneFunctionInto(&T, &P, Map, CloneFunctionChangeType::LocalChangesOnly,
+                    Returns);
+  // Cloning replaced the attributes with the primal's; the byval copies of
+  // the twins (declareTangent) must stay.
+  for (unsigned K = P.arg_size(); K < T.arg_size(); ++K)
+    T.addParamAttrs(K, AttrBuilder(T.getContext(), Declared.getParamAttrs(K)));
+  dropPrimalOnlyAttributes(T, T.getReturnType() != P.getReturnType());
+  T.setLinkage(GlobalValue::InternalLinkage);
+  T.setCallingConv(CallingConv::C);
+}
+
+/// The constructs reverse mode refuses are refused here too, for the same
+/// reasons: a derivative would be lost without a word.
+bool TangentGenerator::checkSupported(Instruction &I) {
+  auto Refuse = [&](const Twine &Why) {
+    unsupported(I, Why);
+    return false;
+  };
+  if (isa<LoadInst, StoreInst>(I))
+    if (std::optional<std::string> Why = Checks.untrackedAccess(I))
+      return Refuse(*Why);
+  if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I) && AI.hasShadow(I.getOperand(0)))
+    return Refuse("atomic update of memory that has derivatives");
+  if (I.getType()->isFPOrFPVectorTy() && !carriesFloat(I.getType()) &&
+      any_of(I.operands(), [&](const Use &U) { return AI.isVaried(U); }))
+    return Refuse("active value converted to long double (x86_fp80 or "
+                  "fp128), which is not differentiated; use double");
+  if (auto *LI = dyn_cast<LoadInst>(&I);
+      LI && Checks.readsFloatBitsAsNumber(*LI))
+    return Refuse("floating-point data read as integer bits (type punning "
+                  "through a union or a cast pointer); its derivative would "
+                  "be lost");
+  if (isa<BitCastInst>(I) && AI.isVaried(I.getOperand(0)) &&
+      !carriesFloat(I.getType()))
+    return Refuse("floating-point value reinterpreted as bits; its "
+                  "derivative would be lost");
+  if (auto *SI = dyn_cast<StoreInst>(&I)) {
+    Value *V = SI->getValueOperand();
+    if (V->getType()->isPointerTy() && AI.hasShadow(SI->getPointerOperand()) &&
+        Checks.untrackedPointer(V))
+      return Refuse("pointer of unknown origin (made from an integer, or "
+                    "returned by a function without a body) stored into "
+                    "memory that has derivatives");
+  }
+  if (auto *RI = dyn_cast<ReturnInst>(&I); RI && RI->getReturnValue()) {
+    for (auto Why : {Checks.handedPointer(RI->getReturnValue()),
+                     Checks.handedInteger(RI->getReturnValue())})
+      if (Why)
+        return Refuse(*Why);
+  }
+  return true;
+}
+
+void TangentGenerator::tangentInstruction(Instruction &I) {
+  if (auto *Phi = dyn_cast<PHINode>(&I))
+    return tangentPhi(*Phi);
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    return tangentLoad(*LI);
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    return tangentStore(*SI);
+  if (auto *Slot = dyn_cast<AllocaInst>(&I))
+    return tangentAlloca(*Slot);
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    return tangentCall(*Call);
+  if (auto *RI = dyn_cast<ReturnInst>(&I))
+    return tangentReturn(*RI);
+  if (auto *Cast = dyn_cast<CastInst>(&I))
+    return tangentCast(*Cast);
+  if (isa<BinaryOperator, UnaryOperator, SelectInst, FreezeInst>(I))
+    return tangentArithmetic(I);
+  if (isa<ExtractValueInst, InsertValueInst, ExtractElementInst,
+          InsertElementInst, ShuffleVectorInst>(I))
+    return tangentAggregate(I);
+  if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
+    Value *Base = twin(GEP->getPointerOperand());
+    if (!Base || !AI.hasShadow(GEP))
+      return;
+    IRBuilder<> B = after(I);
+    Instruction *Twin = cast<Instruction>(Map[&I])->clone();
+    Twin->setOperand(0, Base);
+    return setTwin(&I, B.Insert(Twin));
+  }
+  // Comparisons and branches carry no derivative; what else carries one
+  // has no rule.
+  if (AI.isActive(&I))
+    unsupported(I, "no derivative rule for this instruction");
+}
+
+/// Elementwise rules on scalars and vectors. A null tangent is zero: terms
+/// with it are left out, so inactive operands cost nothing.
+void TangentGenerator::tangentArithmetic(Instruction &I) {
+  IRBuilder<> B = after(I);
+  auto Sum = [&](Value *X, Value *Y) -> Value * {
+    if (!X || !Y)
+      return X ? X : Y;
+    return B.CreateFAdd(X, Y);
+  };
+  auto Scaled = [&](Value *Tangent, Value *By) -> Value * {
+    return Tangent ? B.CreateFMul(Tangent, By) : nullptr;
+  };
+  Value *A = I.getOperand(0);
+  Value *DA = twin(A);
+  Value *DB = I.getNumOperands() > 1 ? twin(I.getOperand(1)) : nullptr;
+  Value *Twin = nullptr;
+  switch (I.getOpcode()) {
+  case Instruction::FAdd:
+    Twin = Sum(DA, DB);
+    break;
+  case Instruction::FSub:
+    Twin = DB ? (DA ? B.CreateFSub(DA, DB) : B.CreateFNeg(DB)) : DA;
+    break;
+  case Instruction::FMul:
+    Twin = Sum(Scaled(DA, primal(I.getOperand(1))), Scaled(DB, primal(A)));
+    break;
+  case Instruction::FDiv:
+    // (a / b)' = (a' - (a / b) b') / b
+    if (DA || DB) {
+      Value *Numerator = DA;
+      if (DB) {
+        Value *Part = B.CreateFMul(primal(&I), DB);
+        Numerator = DA ? B.CreateFSub(DA, Part) : B.CreateFNeg(Part);
+      }
+      Twin = B.CreateFDiv(Numerator, primal(I.getOperand(1)));
+    }
+    break;
+  case Instruction::FRem:
+    // a - b trunc(a / b): a' - trunc(a / b) b'
+    Twin = DA;
+    if (DB) {
+      Value *Q = B.CreateUnaryIntrinsic(
+          Intrinsic::trunc, B.CreateFDiv(primal(A), primal(I.getOperand(1))));
+      Value *Part = B.CreateFMul(Q, DB);
+      Twin = DA ? B.CreateFSub(DA, Part) : B.CreateFNeg(Part);
+    }
+    break;
+  case Instruction::FNeg:
+    Twin = DA ? B.CreateFNeg(DA) : nullptr;
+    break;
+  case Instruction::Freeze:
+    Twin = DA;
+    break;
+  case Instruction::Select: {
+    auto &Sel = cast<SelectInst>(I);
+    Value *TrueV = Sel.getTrueValue(), *FalseV = Sel.getFalseValue();
+    if (Sel.getType()->isPointerTy() ? AI.hasShadow(&Sel)
+                                     : twin(TrueV) || twin(FalseV))
+      Twin = B.CreateSelect(primal(Sel.getCondition()), twinOrSink(B, TrueV),
+                            twinOrSink(B, FalseV));
+    break;
+  }
+  case Instruction::Or:
+    // Bits put together (a float assembled from its halves).
+    if (DA || DB)
+      Twin = B.CreateOr(twinOrZero(A), twinOrZero(I.getOperand(1)));
+    break;
+  case Instruction::Shl:
+  case Instruction::LShr:
+    // Bits moved by a constant.
+    if (DA && isa<Constant>(I.getOperand(1)))
+      Twin = B.CreateBinOp(cast<BinaryOperator>(I).getOpcode(), DA,
+                           I.getOperand(1));
+    break;
+  default:
+    // Integer arithmetic: its derivative is zero.
+    if (AI.isActive(&I))
+      unsupported(I, "no derivative rule for this operation");
+    break;
+  }
+  setTwin(&I, Twin);
+}
+
+void TangentGenerator::tangentCast(CastInst &I) {
+  Value *DA = twin(I.getOperand(0));
+  switch (I.getOpcode()) {
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+  case Instruction::BitCast:
+  case Instruction::AddrSpaceCast:
+  case Instruction::PtrToInt:
+  case Instruction::Trunc:
+  case Instruction::ZExt:
+    break;
+  case Instruction::IntToPtr:
+    // Only where the pointer is trusted to have a shadow.
+    if (!AI.hasShadow(&I))
+      return;
+    break;
+  default:
+    // Conversions between integers and floating-point values.
+    return;
+  }
+  if (!DA)
+    return;
+  IRBuilder<> B = after(I);
+  setTwin(&I, B.CreateCast(I.getOpcode(), DA, I.getType()));
+}
+
+void TangentGenerator::tangentAggregate(Instruction &I) {
+  IRBuilder<> B = after(I);
+  Value *Twin = nullptr;
+  if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
+    if (Value *Agg = twin(EV->getAggregateOperand()))
+      Twin = B.CreateExtractValue(Agg, EV->getIndices());
+  } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
+    Value *Agg = IV->getAggregateOperand(),
+          *Inserted = IV->getInsertedValueOperand();
+    if (twin(Agg) || twin(Inserted))
+      Twin = B.CreateInsertValue(twinOrZero(Agg), twinOrZero(Inserted),
+                                 IV->getIndices());
+  } else if (auto *EE = dyn_cast<ExtractElementInst>(&I)) {
+    if (Value *Vec = twin(EE->getVectorOperand()))
+      Twin = B.CreateExtractElement(Vec, primal(EE->getIndexOperand()));
+  } else if (auto *IE = dyn_cast<InsertElementInst>(&I)) {
+    Value *Vec = IE->getOperand(0), *Scalar = IE->getOperand(1);
+    if (twin(Vec) || twin(Scalar))
+      Twin = B.CreateInsertElement(twinOrZero(Vec), twinOrZero(Scalar),
+                                   primal(IE->getOperand(2)));
+  } else {
+    auto &SV = cast<ShuffleVectorInst>(I);
+    Value *X = SV.getOperand(0), *Y = SV.getOperand(1);
+    if (twin(X) || twin(Y))
+      Twin = B.CreateShuffleVector(twinOrZero(X), twinOrZero(Y),
+                                   SV.getShuffleMask());
+  }
+  setTwin(&I, Twin);
+}
+
+void TangentGenerator::tangentPhi(PHINode &Phi) {
+  bool Needed = Phi.getType()->isPointerTy()
+                    ? AI.hasShadow(&Phi)
+                    : carriesFloat(Phi.getType()) && AI.isVaried(&Phi);
+  if (!Needed)
+    return;
+  BasicBlock *Block = cast<Instruction>(Map[&Phi])->getParent();
+  IRBuilder<> B(Block, Block->getFirstNonPHIIt());
+  PHINode *Twin = B.CreatePHI(Phi.getType(), Phi.getNumIncomingValues());
+  Phis.push_back({&Phi, Twin});
+  setTwin(&Phi, Twin);
+}
+
+void TangentGenerator::completePhis() {
+  for (auto &[Phi, Twin] : Phis) {
+    auto *Clone = cast<PHINode>(Map[Phi]);
+    for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
+      BasicBlock *From = Clone->getIncomingBlock(K);
+      IRBuilder<> B(From->getTerminator());
+      Twin->addIncoming(twinOrSink(B, Phi->getIncomingValue(K)), From);
+    }
+  }
+}
+
+void TangentGenerator::tangentLoad(LoadInst &LI) {
+  Value *Ptr = LI.getPointerOperand();
+  Value *Shadow = twin(Ptr);
+  if (!Shadow || !AI.hasShadow(Ptr))
+    return;
+  Type *Ty = LI.getType();
+  if (carriesFloat(Ty) && !carriesPointer(Ty) && !AI.isVaried(&LI))
+    return;
+  IRBuilder<> B = after(LI);
+  setTwin(&LI, B.CreateAlignedLoad(Ty, Shadow, LI.getAlign()));
+}
+
+void TangentGenerator::tangentStore(StoreInst &SI) {
+  Value *Ptr = SI.getPointerOperand();
+  Value *Shadow = twin(Ptr);
+  if (!Shadow || !AI.hasShadow(Ptr))
+    return;
+  IRBuilder<> B = after(SI);
+  Value *V = SI.getValueOperand();
+  Value *Twin = V->getType()->isPointerTy() ? twinOrSink(B, V) : twinOrZero(V);
+  B.CreateAlignedStore(Twin, Shadow, SI.getAlign());
+}
+
+/// A stack slot's shadow is a stack slot beside it, zeroed.
+void TangentGenerator::tangentAlloca(AllocaInst &Slot) {
+  if (!AI.hasShadow(&Slot))
+    return;
+  auto *Clone = cast<AllocaInst>(Map[&Slot]);
+  IRBuilder<> B = after(Slot);
+  AllocaInst *Twin =
+      B.CreateAlloca(Slot.getAllocatedType(), Clone->getArraySize());
+  Twin->setAlignment(Slot.getAlign());
+  Value *Bytes =
+      B.CreateMul(B.CreateZExtOrTrunc(Clone->getArraySize(), B.getInt64Ty()),
+                  B.getInt64(DL.getTypeAllocSize(Slot.getAllocatedType())));
+  B.CreateMemSet(Twin, B.getInt8(0), Bytes, Slot.getAlign());
+  setTwin(&Slot, Twin);
+}
+
+void TangentGenerator::tangentReturn(ReturnInst &RI) {
+  Value *RV = RI.getReturnValue();
+  if (!RV || T.getReturnType() == P.getReturnType())
+    return;
+  auto *Clone = cast<ReturnInst>(Map[&RI]);
+  IRBuilder<> B(Clone);
+  Value *Pair = B.CreateInsertValue(PoisonValue::get(T.getReturnType()),
+                                    Clone->getReturnValue(), 0);
+  Pair = B.CreateInsertValue(Pair, twinOrSink(B, RV), 1);
+  Map[&RI] = B.CreateRet(Pair);
+  Clone->eraseFromParent();
+}
+
+} // namespace capsule

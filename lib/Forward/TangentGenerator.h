@@ -1,0 +1,89 @@
+//===- TangentGenerator.h - Generates one forward-mode derivative -*- C++
+//-*-===//
+//
+// Forward mode: the tangent function of one signature (Differentiator.h) is
+// a clone of the prepared primal that carries, beside each value, its twin
+// of the same type: the tangent of floating-point values, the shadow of
+// pointers, and for integers the shadow bits they copy (an integer load of
+// shadowed memory, a float's bits). Shadow memory mirrors primal memory
+// byte for byte: a store writes the twin of the stored value to the shadow
+// of the address, a load reads the twin back, memcpy copies shadows. So
+// tangents are overwritten, never accumulated, and copies of any type carry
+// them. A value without a twin (constants, integer arithmetic, inactive
+// values) has tangent zero; it is kept as null so that no code is emitted
+// for it.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_TANGENTGENERATOR_H
+#define CAPSULE_TANGENTGENERATOR_H
+
+#include "Analysis/Activity.h"
+#include "Analysis/CallClassifier.h"
+#include "Analysis/Differentiability.h"
+#include "Reverse/Differentiator.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+namespace capsule {
+
+class TangentGenerator {
+public:
+  TangentGenerator(Differentiator &D, const DiffSignature &Sig,
+                   llvm::Function &Prepared, llvm::Function &Target);
+  void run();
+
+private:
+  // ---- Values and memory (TangentGenerator.cpp) ----
+  void cloneBody();
+  void tangentInstruction(llvm::Instruction &I);
+  void tangentArithmetic(llvm::Instruction &I);
+  void tangentCast(llvm::CastInst &I);
+  void tangentAggregate(llvm::Instruction &I);
+  void tangentPhi(llvm::PHINode &Phi);
+  void completePhis();
+  void tangentLoad(llvm::LoadInst &LI);
+  void tangentStore(llvm::StoreInst &SI);
+  void tangentAlloca(llvm::AllocaInst &AI);
+  void tangentReturn(llvm::ReturnInst &RI);
+  bool checkSupported(llvm::Instruction &I);
+
+  // ---- Calls (TangentCalls.cpp) ----
+  void tangentCall(llvm::CallBase &Call);
+  void tangentMath(llvm::CallBase &Call, MathOp Op);
+  void tangentDifferentiatedCall(llvm::CallBase &Call);
+  void tangentMemTransfer(llvm::CallBase &Call);
+  void tangentAllocation(llvm::CallBase &Call, CalleeKind Kind);
+  void zeroLibraryOutputs(llvm::CallBase &Call);
+
+  /// The clone of primal value \p V.
+  llvm::Value *primal(llvm::Value *V);
+  /// The twin of \p V, or null where it is zero (or, for a pointer, where
+  /// there is no shadow).
+  llvm::Value *twin(llvm::Value *V);
+  /// The twin of \p V as a value: zero where there is none.
+  llvm::Value *twinOrZero(llvm::Value *V);
+  /// The twin of \p V where it meets shadowed memory or pointers that have
+  /// shadows: a pointer without a shadow gets its place in the tangent
+  /// sink, so that it comes back with a usable one.
+  llvm::Value *twinOrSink(llvm::IRBuilder<> &B, llvm::Value *V);
+  void setTwin(llvm::Value *V, llvm::Value *Twin);
+  /// A builder placed right after the clone of \p I.
+  llvm::IRBuilder<> after(llvm::Instruction &I);
+  void unsupported(const llvm::Instruction &I, const llvm::Twine &Why);
+
+  Differentiator &D;
+  DiffSignature Sig;
+  llvm::Function &P;
+  llvm::Function &T;
+  ActivityInfo AI;
+  const llvm::DataLayout &DL;
+  DifferentiabilityChecks Checks;
+  llvm::ValueToValueMapTy Map;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> Twins;
+  /// (primal phi, its twin), completed once every block has its twins.
+  llvm::SmallVector<std::pair<llvm::PHINode *, llvm::PHINode *>, 8> Phis;
+};
+
+} // namespace capsule
+
+#endif
