@@ -144,11 +144,14 @@ static inline double bench_median(double *v, int n) {
 }
 
 /* primal(ctx) evaluates the objective once; gradient(ctx) zeroes the shadows
- * and calls the marker once. Both are timed as a whole. */
+ * and calls the marker once (or computes one tangent). Both are timed as a
+ * whole. */
 static inline bench_result bench_measure(void (*primal)(void *),
                                   void (*gradient)(void *), void *ctx) {
   bench_result res;
   capsule_stats_t st;
+  capsule_get_stats(&st);
+  uint64_t calls_before = st.calls;
 
   /* Warm-up (caches, page faults, first tape chunks). */
   primal(ctx);
@@ -208,7 +211,8 @@ static inline bench_result bench_measure(void (*primal)(void *),
   res.primal_s = bench_median(tp, (int)reps);
   res.gradient_s = bench_median(tg, (int)reps);
   res.ratio = bench_median(ratio, (int)reps);
-  res.tape_bytes = st.last_tape_bytes;
+  /* A tangent is no gradient call and has no tape. */
+  res.tape_bytes = st.calls > calls_before ? st.last_tape_bytes : 0;
   res.maxrss_mib = bench_maxrss_mib();
   free(tp);
   free(tg);
@@ -267,23 +271,31 @@ static inline double bench_tape_traffic_s(uint64_t bytes) {
   return seconds;
 }
 
-/* "<label>: primal X ms, gradient Y ms, gradient/primal Z (median of R)", a
+/* "<label>: primal X ms, <what> Y ms, <what>/primal Z (median of R)", a
  * second line with the tape and RSS figures, and a third with the time the
- * tape's memory traffic alone takes. */
-static inline void bench_print(const char *label, const bench_result *r) {
-  printf("%s: primal %.3f ms, gradient %.3f ms, gradient/primal %.2f "
-         "(median of %d)\n",
-         label, 1e3 * r->primal_s, 1e3 * r->gradient_s, r->ratio, r->reps);
+ * tape's memory traffic alone takes (left out when there is no tape: forward
+ * mode). */
+static inline void bench_print_as(const char *label, const char *what,
+                                  const bench_result *r) {
+  printf("%s: primal %.3f ms, %s %.3f ms, %s/primal %.2f (median of %d)\n",
+         label, 1e3 * r->primal_s, what, 1e3 * r->gradient_s, what, r->ratio,
+         r->reps);
   printf("    peak tape %.2f MiB (%llu bytes), peak RSS %.1f MiB; "
-         "fastest runs: primal %.3f ms, gradient %.3f ms\n",
+         "fastest runs: primal %.3f ms, %s %.3f ms\n",
          (double)r->tape_bytes / (1024.0 * 1024.0),
          (unsigned long long)r->tape_bytes, r->maxrss_mib,
-         1e3 * r->primal_min_s, 1e3 * r->gradient_min_s);
-  double traffic = bench_tape_traffic_s(r->tape_bytes);
-  printf("    tape traffic alone (write it, read it back): %.3f ms = %.2f x "
-         "primal\n",
-         1e3 * traffic, traffic / r->primal_s);
+         1e3 * r->primal_min_s, what, 1e3 * r->gradient_min_s);
+  if (r->tape_bytes) {
+    double traffic = bench_tape_traffic_s(r->tape_bytes);
+    printf("    tape traffic alone (write it, read it back): %.3f ms = %.2f x "
+           "primal\n",
+           1e3 * traffic, traffic / r->primal_s);
+  }
   fflush(stdout);
+}
+
+static inline void bench_print(const char *label, const bench_result *r) {
+  bench_print_as(label, "gradient", r);
 }
 
 /*--- gradient checks ------------------------------------------------------*/

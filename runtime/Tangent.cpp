@@ -19,8 +19,12 @@
 
 namespace {
 
-thread_local char *TangentSink = nullptr;
-thread_local bool TangentSinkUsed = false;
+// One sink per nesting level: the tangent of a place in level k's sink is
+// the same place in level k + 1's (nested forward mode), so the
+// perturbations of two levels never share a byte.
+constexpr int SinkLevels = 8;
+thread_local char *TangentSinks[SinkLevels];
+thread_local bool TangentSinkUsed[SinkLevels];
 
 constexpr uint64_t TangentAlign = 64;
 
@@ -47,37 +51,87 @@ char *reserveTangentSink() {
   return static_cast<char *>(Base);
 }
 
-bool inTangentSink(const void *P) {
+/// Level \p Level's sink, reserved on first use and marked used.
+char *sinkOfLevel(int Level) {
+  if (Level >= SinkLevels) {
+    std::fprintf(stderr,
+                 "capsule: forward mode nested more than %d levels deep "
+                 "keeps tangents of memory without derivatives; the "
+                 "runtime has %d tangent sinks\n",
+                 SinkLevels, SinkLevels);
+    std::exit(3);
+  }
+  if (!TangentSinks[Level])
+    TangentSinks[Level] = reserveTangentSink();
+  TangentSinkUsed[Level] = true;
+  return TangentSinks[Level];
+}
+
+/// The level of the sink holding \p P, or -1.
+int sinkLevelOf(const void *P) {
   auto *C = static_cast<const char *>(P);
-  return TangentSink && C >= TangentSink &&
-         C < TangentSink + capsule::SinkBytes;
+  for (int L = 0; L < SinkLevels; ++L)
+    if (TangentSinks[L] && C >= TangentSinks[L] &&
+        C < TangentSinks[L] + capsule::SinkBytes)
+      return L;
+  return -1;
+}
+
+bool inTangentSink(const void *P) { return sinkLevelOf(P) >= 0; }
+
+/// For each pointer slot of \p Src, its image under \p Place (null stays
+/// null) in \p Shadow.
+template <class PlaceFn>
+void fillPlaces(void *Shadow, const void *Src, uint64_t Bytes, PlaceFn Place) {
+  for (uint64_t At = 0; At + sizeof(void *) <= Bytes; At += sizeof(void *)) {
+    void *P;
+    std::memcpy(&P, static_cast<const char *>(Src) + At, sizeof P);
+    void *S = P ? Place(P) : nullptr;
+    std::memcpy(static_cast<char *>(Shadow) + At, &S, sizeof S);
+  }
 }
 
 } // namespace
 
 extern "C" void __capsule_tangent_begin(void) {
-  if (!TangentSinkUsed)
-    return;
   // Dropping the pages makes them read as zero again.
-  madvise(TangentSink, capsule::SinkBytes, MADV_DONTNEED);
-  TangentSinkUsed = false;
+  for (int L = 0; L < SinkLevels; ++L)
+    if (TangentSinkUsed[L]) {
+      madvise(TangentSinks[L], capsule::SinkBytes, MADV_DONTNEED);
+      TangentSinkUsed[L] = false;
+    }
 }
 
 extern "C" void *__capsule_tangent_sink_of(const void *P) {
-  if (!TangentSink)
-    TangentSink = reserveTangentSink();
-  TangentSinkUsed = true;
-  return capsule::sinkPlace(TangentSink, P);
+  return capsule::sinkPlace(sinkOfLevel(0), P);
 }
 
 extern "C" void __capsule_tangent_sink_fill(void *Shadow, const void *Src,
                                             uint64_t Bytes) {
-  for (uint64_t At = 0; At + sizeof(void *) <= Bytes; At += sizeof(void *)) {
-    void *P;
-    std::memcpy(&P, static_cast<const char *>(Src) + At, sizeof P);
-    void *S = P ? __capsule_tangent_sink_of(P) : nullptr;
-    std::memcpy(static_cast<char *>(Shadow) + At, &S, sizeof S);
-  }
+  fillPlaces(Shadow, Src, Bytes, __capsule_tangent_sink_of);
+}
+
+extern "C" void *__capsule_tangent_nested_sink_of(const void *P) {
+  return capsule::sinkPlace(sinkOfLevel(1), P);
+}
+
+extern "C" void __capsule_tangent_nested_sink_fill(void *Shadow,
+                                                   const void *Src,
+                                                   uint64_t Bytes) {
+  fillPlaces(Shadow, Src, Bytes, __capsule_tangent_nested_sink_of);
+}
+
+extern "C" void *__capsule_tangent_sink_twin(const void *Place) {
+  int Level = sinkLevelOf(Place);
+  if (Level < 0)
+    return __capsule_tangent_sink_of(Place);
+  char *Next = sinkOfLevel(Level + 1);
+  return Next + (static_cast<const char *>(Place) - TangentSinks[Level]);
+}
+
+extern "C" void __capsule_tangent_sink_fill_twin(void *Twin, const void *Places,
+                                                 uint64_t Bytes) {
+  fillPlaces(Twin, Places, Bytes, __capsule_tangent_sink_twin);
 }
 
 extern "C" void *__capsule_tangent_alloc(uint64_t Bytes) {

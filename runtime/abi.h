@@ -343,6 +343,19 @@ void *__capsule_tangent_sink_of(const void *p);
 // shadow[i] = src[i] ? tangent_sink(src[i]) : 0 for the bytes / 8 pointers
 // at src: the shadows of pointers copied out of memory without shadows.
 void __capsule_tangent_sink_fill(void *shadow, const void *src, uint64_t bytes);
+// Nested forward mode. An inner call's places, run inside an outer
+// forward-mode call, are in the second sink (the outer call's own are in the
+// first), and the tangent of a place in one sink is the same place in the
+// next: the two levels' perturbations of the same memory never share a
+// byte.
+void *__capsule_tangent_nested_sink_of(const void *p);
+void __capsule_tangent_nested_sink_fill(void *shadow, const void *src,
+                                        uint64_t bytes);
+void *__capsule_tangent_sink_twin(const void *place);
+// twin[i] = places[i] ? tangent_sink_twin(places[i]) : 0 for the bytes / 8
+// pointers of places.
+void __capsule_tangent_sink_fill_twin(void *twin, const void *places,
+                                      uint64_t bytes);
 // A zeroed tangent block for a heap block of `bytes`, 64-byte aligned (the
 // primal's alignment, whatever it was, is no stricter).
 void *__capsule_tangent_alloc(uint64_t bytes);

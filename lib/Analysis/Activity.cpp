@@ -106,6 +106,13 @@ bool ActivityInfo::shadowSource(const Instruction &I) const {
     return hasShadow(IV->getAggregateOperand()) ||
            hasShadow(IV->getInsertedValueOperand());
   if (auto *Call = dyn_cast<CallBase>(&I)) {
+    // An inner forward-mode call's tangent blocks (nested differentiation).
+    std::optional<NestedRuntime> Nested = nestedRuntimeCall(*Call);
+    if (Nested == NestedRuntime::TangentAlloc ||
+        Nested == NestedRuntime::TangentRealloc ||
+        Nested == NestedRuntime::SinkOf ||
+        Nested == NestedRuntime::NestedSinkOf)
+      return true;
     switch (classifyCall(*Call).Kind) {
     case CalleeKind::Alloc:
     case CalleeKind::Calloc:

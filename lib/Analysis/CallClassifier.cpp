@@ -209,6 +209,25 @@ static bool hasNoDerivative(StringRef Name) {
       .Default(false);
 }
 
+std::optional<NestedRuntime> nestedRuntimeCall(const CallBase &Call) {
+  const Function *F = Call.getCalledFunction();
+  if (!F)
+    return std::nullopt;
+  return StringSwitch<std::optional<NestedRuntime>>(F->getName())
+      .Case("__capsule_tangent_begin", NestedRuntime::TangentBegin)
+      .Case("__capsule_tangent_alloc", NestedRuntime::TangentAlloc)
+      .Case("__capsule_tangent_realloc", NestedRuntime::TangentRealloc)
+      .Case("__capsule_tangent_free", NestedRuntime::TangentFree)
+      .Case("__capsule_tangent_sink_of", NestedRuntime::SinkOf)
+      .Case("__capsule_tangent_sink_fill", NestedRuntime::SinkFill)
+      .Cases("__capsule_tangent_nested_sink_of", "__capsule_tangent_sink_twin",
+             NestedRuntime::NestedSinkOf)
+      .Cases("__capsule_tangent_nested_sink_fill",
+             "__capsule_tangent_sink_fill_twin", NestedRuntime::NestedSinkFill)
+      .Case("__capsule_gradient_begin", NestedRuntime::GradientCall)
+      .Default(std::nullopt);
+}
+
 CalleeInfo classifyCall(const CallBase &Call) {
   if (Function *F = Call.getCalledFunction())
     return classifyFunction(*F);
@@ -251,6 +270,8 @@ bool isAllocatedInside(const Value *Object) {
   auto *Call = dyn_cast<CallBase>(Object);
   if (!Call)
     return false;
+  if (nestedRuntimeCall(*Call) == NestedRuntime::TangentAlloc)
+    return true;
   CalleeKind Kind = classifyCall(*Call).Kind;
   return Kind == CalleeKind::Alloc || Kind == CalleeKind::Calloc ||
          Kind == CalleeKind::AlignedAlloc;

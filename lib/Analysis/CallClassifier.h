@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
+
 namespace llvm {
 class CallBase;
 class Value;
@@ -77,6 +79,24 @@ struct CalleeInfo {
 CalleeInfo classifyCall(const llvm::CallBase &Call);
 /// What a direct call of \p F means.
 CalleeInfo classifyFunction(llvm::Function &F);
+
+/// The runtime entry points that an inner derivative call, lowered first
+/// (Support/NestingOrder.h), leaves in the code an outer derivative
+/// differentiates. Each has a rule of its own in the generators that accept
+/// it; they are not allocation functions to the rest of Capsule (the
+/// interruptible builder must not take a tangent block for a heap block).
+enum class NestedRuntime {
+  TangentBegin,   ///< starts a forward-mode call
+  TangentAlloc,   ///< a zeroed tangent block (bytes)
+  TangentRealloc, ///< (tangent block, bytes)
+  TangentFree,    ///< (tangent block)
+  SinkOf,         ///< a place in the tangent sink
+  SinkFill,       ///< (shadow, src, bytes): places for src's pointers
+  NestedSinkOf,   ///< a place in a nested level's tangent sink
+  NestedSinkFill, ///< (shadow, src, bytes) in a nested level's sink
+  GradientCall    ///< begins a reverse-mode gradient call
+};
+std::optional<NestedRuntime> nestedRuntimeCall(const llvm::CallBase &Call);
 
 /// A stack slot or heap block allocated by the function being
 /// differentiated (an alloca, or a malloc-like call): no memory that existed

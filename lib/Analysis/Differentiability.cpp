@@ -102,8 +102,9 @@ std::string DifferentiabilityChecks::whyNoDerivative(const CallBase &Call,
                  "active data";
   std::string Name = "'" + displayName(*Callee) + "'";
   if (markerKind(*Callee))
-    return "a derivative call inside differentiated code (nested "
-           "differentiation) is not supported yet";
+    return "a derivative call inside differentiated code that cannot be "
+           "lowered first (it differentiates a function that reaches it, or "
+           "it is checkpointed) is not supported";
   if (Callee->isVarArg() && !Callee->isDeclaration())
     return "call to the variadic function " + Name +
            " with active data; variadic functions cannot be "
@@ -113,6 +114,39 @@ std::string DifferentiabilityChecks::whyNoDerivative(const CallBase &Call,
          Name +
          "); define it in this translation unit or pass only constant "
          "data to it";
+}
+
+std::optional<std::string>
+DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
+  switch (Kind) {
+  case NestedRuntime::GradientCall:
+    return std::string(
+        "a gradient call inside differentiated code (nested "
+        "differentiation): forward over reverse and reverse over reverse "
+        "are not supported yet");
+  case NestedRuntime::SinkOf:
+  case NestedRuntime::SinkFill:
+    return std::nullopt;
+  case NestedRuntime::NestedSinkOf:
+  case NestedRuntime::NestedSinkFill:
+    if (!Forward)
+      return std::nullopt;
+    return std::string(
+        "forward mode nested three or more levels deep over code that "
+        "keeps tangents of memory without derivatives (pointers to constant "
+        "data beside pointers with tangents, such as an accessor's result) "
+        "is not supported yet");
+  case NestedRuntime::TangentAlloc:
+  case NestedRuntime::TangentRealloc:
+  case NestedRuntime::TangentFree:
+    if (Forward)
+      return std::nullopt;
+    return std::string("reverse mode over forward mode of code that "
+                       "allocates or frees heap memory is not supported yet");
+  case NestedRuntime::TangentBegin:
+    return std::nullopt;
+  }
+  llvm_unreachable("unknown runtime call");
 }
 
 } // namespace capsule

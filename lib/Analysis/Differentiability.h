@@ -12,6 +12,7 @@
 #define CAPSULE_DIFFERENTIABILITY_H
 
 #include "Analysis/Activity.h"
+#include "Analysis/CallClassifier.h"
 
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instructions.h"
@@ -53,6 +54,11 @@ public:
   /// Why a call that receives active data has no derivative.
   static std::string whyNoDerivative(const llvm::CallBase &Call,
                                      const llvm::Function *Callee);
+  /// Why forward mode (\p Forward) or reverse mode cannot differentiate
+  /// what an inner derivative call left in the code (nested
+  /// differentiation), or nothing.
+  static std::optional<std::string> whyNotNestable(NestedRuntime Kind,
+                                                   bool Forward);
 
 private:
   const ActivityInfo &AI;

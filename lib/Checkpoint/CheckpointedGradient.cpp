@@ -120,8 +120,7 @@ Value *CheckpointedGradients::lower(const GradientRequest &R) {
     return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset);
   };
   FrameHeader H = frameHeader(Root);
-  Differentiator::ShadowBinding SB =
-      D.bindShadowGlobals(B, dupArguments(R), R.Shadows);
+  Differentiator::ShadowBinding SB = D.bindShadowGlobals(B, R);
   unsigned NextShadow = 0;
   SmallVector<std::pair<unsigned, Value *>, 1> DupByVal;
   for (auto [K, Arg] : enumerate(R.Args)) {

@@ -21,6 +21,8 @@ using namespace llvm;
 namespace capsule {
 
 void TangentGenerator::tangentCall(CallBase &Call) {
+  if (std::optional<NestedRuntime> Kind = nestedRuntimeCall(Call))
+    return tangentNestedRuntime(Call, *Kind);
   CalleeInfo Info = classifyCall(Call);
   if (Info.Fn && markerKind(*Info.Fn))
     return unsupported(Call,
@@ -61,6 +63,48 @@ void TangentGenerator::tangentCall(CallBase &Call) {
         return unsupported(
             Call, DifferentiabilityChecks::whyNoDerivative(Call, Info.Fn));
     return;
+  }
+}
+
+/// What an inner forward-mode call left in the code (nested forward mode).
+/// Its tangent blocks are heap blocks with tangent blocks of their own, and
+/// its places in the tangent sink move to the nested level's sink, their
+/// tangents to the level after: the perturbations of the two levels never
+/// share memory, nor meet this call's own places. Its start is dropped:
+/// clearing the sinks would lose the tangents this call keeps there.
+void TangentGenerator::tangentNestedRuntime(CallBase &Call,
+                                            NestedRuntime Kind) {
+  using SinkLevel = RuntimeABI::SinkLevel;
+  auto Arg = [&](unsigned K) { return Call.getArgOperand(K); };
+  auto *Clone = cast<CallBase>(primal(&Call));
+  if (Kind == NestedRuntime::TangentBegin) {
+    Clone->eraseFromParent();
+    return;
+  }
+  IRBuilder<> B = after(Call);
+  switch (Kind) {
+  case NestedRuntime::SinkOf:
+    Clone->setCalledFunction(D.abi().tangentSinkOf(SinkLevel::Nested));
+    return setTwin(
+        &Call, B.CreateCall(D.abi().tangentSinkOf(SinkLevel::Twin), {Clone}));
+  case NestedRuntime::SinkFill:
+    Clone->setCalledFunction(D.abi().tangentSinkFill(SinkLevel::Nested));
+    if (Value *Shadow = twin(Arg(0)); Shadow && AI.hasShadow(Arg(0)))
+      B.CreateCall(D.abi().tangentSinkFill(SinkLevel::Twin),
+                   {Shadow, primal(Arg(0)), primal(Arg(2))});
+    return;
+  case NestedRuntime::TangentAlloc:
+    return setTwin(&Call,
+                   B.CreateCall(D.abi().tangentAlloc(), {primal(Arg(0))}));
+  case NestedRuntime::TangentRealloc:
+    return setTwin(&Call, B.CreateCall(D.abi().tangentRealloc(),
+                                       {twinOrZero(Arg(0)), primal(Arg(1))}));
+  case NestedRuntime::TangentFree:
+    if (Value *Shadow = twin(Arg(0)); Shadow && AI.hasShadow(Arg(0)))
+      B.CreateCall(D.abi().tangentFree(), {Shadow});
+    return;
+  default:
+    llvm_unreachable("refused before the tangent function was generated");
   }
 }
 

@@ -58,6 +58,18 @@ Value *TangentGenerator::twinOrSink(IRBuilder<> &B, Value *V) {
   return B.CreateCall(D.abi().tangentSinkOf(), {primal(V)});
 }
 
+Value *TangentGenerator::aggregateTwinOrSink(IRBuilder<> &B, Value *Agg) {
+  auto *IV = dyn_cast<InsertValueInst>(Agg);
+  if (!IV || twin(Agg))
+    return twinOrZero(Agg);
+  Value *Inserted = IV->getInsertedValueOperand();
+  return B.CreateInsertValue(aggregateTwinOrSink(B, IV->getAggregateOperand()),
+                             Inserted->getType()->isPointerTy()
+                                 ? twinOrSink(B, Inserted)
+                                 : twinOrZero(Inserted),
+                             IV->getIndices());
+}
+
 void TangentGenerator::setTwin(Value *V, Value *Twin) {
   if (!Twin)
     return;
@@ -295,9 +307,10 @@ void TangentGenerator::tangentAggregate(Instruction &I) {
   } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
     Value *Agg = IV->getAggregateOperand(),
           *Inserted = IV->getInsertedValueOperand();
+    // A pointer without a shadow beside ones with shadows gets its place
+    // in the sink: the field extracted has a shadow to the code using it.
     if (twin(Agg) || twin(Inserted))
-      Twin = B.CreateInsertValue(twinOrZero(Agg), twinOrZero(Inserted),
-                                 IV->getIndices());
+      Twin = aggregateTwinOrSink(B, IV);
   } else if (auto *EE = dyn_cast<ExtractElementInst>(&I)) {
     if (Value *Vec = twin(EE->getVectorOperand()))
       Twin = B.CreateExtractElement(Vec, primal(EE->getIndexOperand()));

@@ -54,6 +54,7 @@ private:
   void tangentMemTransfer(llvm::CallBase &Call);
   void tangentAllocation(llvm::CallBase &Call, CalleeKind Kind);
   void zeroLibraryOutputs(llvm::CallBase &Call);
+  void tangentNestedRuntime(llvm::CallBase &Call, NestedRuntime Kind);
 
   /// The clone of primal value \p V.
   llvm::Value *primal(llvm::Value *V);
@@ -66,6 +67,10 @@ private:
   /// shadows: a pointer without a shadow gets its place in the tangent
   /// sink, so that it comes back with a usable one.
   llvm::Value *twinOrSink(llvm::IRBuilder<> &B, llvm::Value *V);
+  /// The twin of the aggregate \p Agg that a field with a twin is being
+  /// inserted into: where Agg has none, the insertvalue chain that built
+  /// it, its pointers in the sink.
+  llvm::Value *aggregateTwinOrSink(llvm::IRBuilder<> &B, llvm::Value *Agg);
   void setTwin(llvm::Value *V, llvm::Value *Twin);
   /// A builder placed right after the clone of \p I.
   llvm::IRBuilder<> after(llvm::Instruction &I);

@@ -57,8 +57,7 @@ void lowerTangentRequest(Differentiator &D, const GradientRequest &R) {
   B.CreateCall(ABI.tangentBegin());
   // Globals passed as dup arguments: their shadow globals take the user's
   // tangents in, and give the results back, overwritten, after the call.
-  Differentiator::ShadowBinding SB =
-      D.bindShadowGlobals(B, dupArguments(R), R.Shadows);
+  Differentiator::ShadowBinding SB = D.bindShadowGlobals(B, R);
   SmallVector<Value *, 12> Args(R.Args.begin(), R.Args.end());
   auto Shadow = SB.Shadows.begin();
   auto Tangent = R.Tangents.begin();

@@ -8,8 +8,10 @@
 
 #include "Interrupt/JournalBarriers.h"
 #include "Reverse/Differentiator.h"
+#include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
 #include "Support/MarkerCalls.h"
+#include "Support/NestingOrder.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -90,8 +92,7 @@ void lowerRequest(Differentiator &D, const GradientRequest &R) {
   Derivative Dv = D.get(R.Sig);
   IRBuilder<> B(&Call);
   B.CreateCall(ABI.gradientBegin());
-  Differentiator::ShadowBinding SB =
-      D.bindShadowGlobals(B, dupArguments(R), R.Shadows);
+  Differentiator::ShadowBinding SB = D.bindShadowGlobals(B, R);
   SmallVector<Value *, 12> FwdArgs(R.Args.begin(), R.Args.end());
   FwdArgs.append(SB.Shadows.begin(), SB.Shadows.end());
   B.CreateCall(Dv.Fwd, FwdArgs);
@@ -104,6 +105,80 @@ void lowerRequest(Differentiator &D, const GradientRequest &R) {
   B.CreateCall(ABI.gradientEnd());
   if (Value *Result = packResult(B, R, Adjoints))
     Call.replaceAllUsesWith(Result);
+}
+
+/// Takes from \p Pending the requests to lower now: those whose function
+/// reaches no marker call still to be lowered (NestingOrder.h). When none
+/// is (a marker inside the function it differentiates, or inside code a
+/// checkpointed gradient differentiates), all of them: the generators then
+/// refuse the inner marker call by name.
+SmallVector<GradientRequest, 8>
+takeInnermost(SmallVectorImpl<GradientRequest> &Pending,
+              ArrayRef<GradientRequest> Checkpointed) {
+  SmallPtrSet<const Function *, 8> Containing;
+  for (const GradientRequest &R : Pending)
+    Containing.insert(R.Call->getFunction());
+  for (const GradientRequest &R : Checkpointed)
+    Containing.insert(R.Call->getFunction());
+  SmallVector<GradientRequest, 8> Ready, Waiting;
+  for (GradientRequest &R : Pending)
+    (reachesAny(*R.Sig.Fn, Containing) ? Waiting : Ready)
+        .push_back(std::move(R));
+  if (Ready.empty())
+    std::swap(Ready, Waiting);
+  Pending = std::move(Waiting);
+  return Ready;
+}
+
+/// Marks the requests inside code that another request differentiates.
+/// Their derivatives run inside the outer one's without the runtime's
+/// shadow-global binding, so their functions must not name globals that
+/// have shadows: such requests are refused, and their calls erased so that
+/// the outer derivative does not meet them.
+void markNested(Differentiator &D, SmallVectorImpl<GradientRequest> &Pending,
+                ArrayRef<GradientRequest> Checkpointed,
+                SmallPtrSetImpl<CallBase *> &Erased) {
+  SmallPtrSet<const Function *, 16> Differentiated;
+  for (const GradientRequest &R : Pending)
+    addReachable(*R.Sig.Fn, Differentiated);
+  for (const GradientRequest &R : Checkpointed)
+    addReachable(*R.Sig.Fn, Differentiated);
+  erase_if(Pending, [&](GradientRequest &R) {
+    R.Nested = Differentiated.contains(R.Call->getFunction());
+    const GlobalVariable *G =
+        R.Nested ? namedShadowedGlobal(*R.Sig.Fn) : nullptr;
+    if (!G)
+      return false;
+    reportUnsupported(*R.Call, *R.Call->getFunction(),
+                      "a derivative call inside differentiated code (nested "
+                      "differentiation) of a function that uses the global "
+                      "variable '" +
+                          G->getName() +
+                          "' is not supported yet; pass its data as an "
+                          "argument");
+    D.noteFailure();
+    Erased.insert(R.Call);
+    eraseMarkerCall(*R.Call);
+    return true;
+  });
+}
+
+/// Checkpointed gradients make their functions interruptible, which the
+/// runtime brackets and tapes of a lowered inner derivative are not: such
+/// requests are refused and dropped.
+void refuseCheckpointedOverNested(
+    Differentiator &D, SmallVectorImpl<GradientRequest> &Checkpointed,
+    const SmallPtrSetImpl<const Function *> &Differentiating) {
+  erase_if(Checkpointed, [&](const GradientRequest &R) {
+    if (!reachesAny(*R.Sig.Fn, Differentiating))
+      return false;
+    reportUnsupported(*R.Call, *R.Sig.Fn,
+                      "a checkpointed gradient of code that itself calls a "
+                      "derivative marker (nested differentiation) is not "
+                      "supported yet");
+    D.noteFailure();
+    return true;
+  });
 }
 
 /// CAPSULE_CHECKPOINT_ALL=1 in the compiler's environment compiles every
@@ -124,30 +199,42 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   Differentiator D(M, FAM);
-  SmallVector<GradientRequest, 8> Plain, Checkpointed, Tangent;
+  SmallVector<GradientRequest, 8> Pending, Checkpointed;
   bool AllCheckpointed = checkpointEverything();
   for (MarkerCall &MC : Calls) {
-    if (MC.Kind == MarkerKind::Fwddiff) {
-      if (std::optional<GradientRequest> R = parseTangentRequest(*MC.Call))
-        Tangent.push_back(std::move(*R));
-      continue;
-    }
-    if (std::optional<GradientRequest> R = parseGradientRequest(*MC.Call))
-      (MC.Kind == MarkerKind::Autodiff && !AllCheckpointed ? Plain
-                                                           : Checkpointed)
+    std::optional<GradientRequest> R = MC.Kind == MarkerKind::Fwddiff
+                                           ? parseTangentRequest(*MC.Call)
+                                           : parseGradientRequest(*MC.Call);
+    if (R)
+      (MC.Kind == MarkerKind::AutodiffCheckpointed ||
+               (MC.Kind == MarkerKind::Autodiff && AllCheckpointed)
+           ? Checkpointed
+           : Pending)
           .push_back(std::move(*R));
   }
-  for (GradientRequest &R : Plain)
-    D.get(R.Sig);
-  for (GradientRequest &R : Tangent)
-    D.get(R.Sig);
+  SmallPtrSet<CallBase *, 8> Erased;
+  markNested(D, Pending, Checkpointed, Erased);
+  SmallPtrSet<const Function *, 8> Differentiating;
+  while (!Pending.empty()) {
+    SmallVector<GradientRequest, 8> Ready =
+        takeInnermost(Pending, Checkpointed);
+    for (GradientRequest &R : Ready)
+      D.get(R.Sig);
+    D.run();
+    for (GradientRequest &R : Ready) {
+      if (R.Sig.Tangent)
+        lowerTangentRequest(D, R);
+      else
+        lowerRequest(D, R);
+      Differentiating.insert(R.Call->getFunction());
+      Erased.insert(R.Call);
+      eraseMarkerCall(*R.Call);
+    }
+  }
+  refuseCheckpointedOverNested(D, Checkpointed, Differentiating);
   CheckpointedGradients CG(D);
   bool CheckpointedOk = CG.prepare(Checkpointed);
   D.run();
-  for (GradientRequest &R : Plain)
-    lowerRequest(D, R);
-  for (GradientRequest &R : Tangent)
-    lowerTangentRequest(D, R);
   if (CheckpointedOk)
     for (GradientRequest &R : Checkpointed) {
       IRBuilder<> B(R.Call);
@@ -155,7 +242,8 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
         R.Call->replaceAllUsesWith(Result);
     }
   for (MarkerCall &MC : Calls)
-    eraseMarkerCall(*MC.Call);
+    if (!Erased.contains(MC.Call))
+      eraseMarkerCall(*MC.Call);
 
   D.finish();
   expandJournalBarriers(M, D.abi());

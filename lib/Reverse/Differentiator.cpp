@@ -6,6 +6,7 @@
 #include "Forward/TangentGenerator.h"
 #include "Reverse/GradientGenerator.h"
 #include "Support/Diagnostics.h"
+#include "Support/MarkerCalls.h"
 #include "Support/Preprocess.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -174,6 +175,21 @@ static const Instruction *computedGoto(const Function &F) {
   return nullptr;
 }
 
+/// Refuses, each where it is, the runtime calls of inner derivative calls
+/// in \p F that the mode of \p Sig cannot differentiate.
+static bool refusedNestedCalls(const Function &F, const DiffSignature &Sig) {
+  bool Refused = false;
+  for (const Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (std::optional<NestedRuntime> Kind = nestedRuntimeCall(*Call))
+        if (std::optional<std::string> Why =
+                DifferentiabilityChecks::whyNotNestable(*Kind, Sig.Tangent)) {
+          reportUnsupported(I, *Sig.Fn, *Why);
+          Refused = true;
+        }
+  return Refused;
+}
+
 /// Bodies for the derivatives of a function that was refused: the
 /// compilation fails, but the module must stay valid until it does.
 static void giveUnreachableBodies(const Derivative &Dv) {
@@ -191,6 +207,11 @@ void Differentiator::run() {
       reportUnsupported(*Goto, *Sig.Fn,
                         "computed goto (goto *p, indirectbr) and asm goto "
                         "are not supported");
+      noteFailure();
+      giveUnreachableBodies(Derivatives[Sig]);
+      continue;
+    }
+    if (refusedNestedCalls(*Sig.Fn, Sig)) {
       noteFailure();
       giveUnreachableBodies(Derivatives[Sig]);
       continue;
@@ -354,12 +375,13 @@ static Value *stackArray(IRBuilder<> &B, ArrayRef<Value *> Values,
 }
 
 Differentiator::ShadowBinding
-Differentiator::bindShadowGlobals(IRBuilder<> &B, ArrayRef<Value *> DupArgs,
-                                  ArrayRef<Value *> Shadows) {
+Differentiator::bindShadowGlobals(IRBuilder<> &B, const GradientRequest &R) {
   ShadowBinding SB;
+  ArrayRef<Value *> Shadows = R.Shadows;
   SB.Shadows.assign(Shadows.begin(), Shadows.end());
-  if (ShadowGlobals.empty())
+  if (ShadowGlobals.empty() || R.Nested)
     return SB;
+  SmallVector<Value *, 4> DupArgs = dupArguments(R);
   if (!ShadowGlobalTable) {
     shadowStoredAddressTargets();
     shadowInitializerTargets();

@@ -27,6 +27,8 @@
 
 namespace capsule {
 
+struct GradientRequest;
+
 class ActivityInfo;
 
 /// The sweeps of one derivative; an untaped signature has no reverse sweep.
@@ -83,9 +85,12 @@ public:
   /// (runtime/GlobalShadows.cpp): an argument that is a global the code also
   /// uses by name shares its shadow global, and pointers the program stored
   /// in globals before the call get the shadows of what they point to.
+  /// A nested request (one inside code another request differentiates)
+  /// binds nothing: its function names no global with a shadow (the marker
+  /// pass checked), and the outer derivative could not differentiate the
+  /// runtime's binding.
   ShadowBinding bindShadowGlobals(llvm::IRBuilder<> &B,
-                                  llvm::ArrayRef<llvm::Value *> DupArgs,
-                                  llvm::ArrayRef<llvm::Value *> Shadows);
+                                  const GradientRequest &R);
   /// After the reverse sweep: the adjoints of globals passed as dup
   /// arguments go back to the user's shadows.
   void unbindShadowGlobals(llvm::IRBuilder<> &B, const ShadowBinding &SB);

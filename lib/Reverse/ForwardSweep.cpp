@@ -131,6 +131,19 @@ Value *GradientGenerator::shadowOrSink(IRBuilder<> &B, Value *V) {
   return B.CreateCall(D.abi().sinkOf(), {fwdValue(V)});
 }
 
+Value *GradientGenerator::aggregateShadowOrSink(IRBuilder<> &B, Value *Agg) {
+  auto *IV = dyn_cast<InsertValueInst>(Agg);
+  if (!IV || (AI.hasShadow(Agg) && FwdShadows.count(Agg)))
+    return fwdShadow(Agg);
+  Value *Inserted = IV->getInsertedValueOperand();
+  return B.CreateInsertValue(
+      aggregateShadowOrSink(B, IV->getAggregateOperand()),
+      carriesPointer(Inserted->getType())
+          ? shadowOrSink(B, Inserted)
+          : Constant::getNullValue(Inserted->getType()),
+      IV->getIndices());
+}
+
 void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {
   IRBuilder<> B(FwdI->getNextNode());
   Value *S = nullptr;
@@ -164,13 +177,11 @@ void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {
     if (Checkpointed)
       S = sinkForNullShadows(B, FwdI, S);
   } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
-    // Non-pointer fields of a shadow aggregate carry nothing.
-    Value *Inserted = IV->getInsertedValueOperand();
-    S = B.CreateInsertValue(fwdShadow(IV->getAggregateOperand()),
-                            carriesPointer(Inserted->getType())
-                                ? fwdShadow(Inserted)
-                                : Constant::getNullValue(Inserted->getType()),
-                            IV->getIndices());
+    // Non-pointer fields of a shadow aggregate carry nothing; a pointer
+    // without a shadow beside ones with shadows ({x, c} of a dup x and a
+    // const c) gets its place in the sink, as in a select or a phi: the
+    // field extracted has a shadow to the code that uses it.
+    S = aggregateShadowOrSink(B, IV);
   } else {
     // GEP, addrspacecast, freeze, extractvalue: the same operation on the
     // shadow.
@@ -205,12 +216,43 @@ void GradientGenerator::forwardReturn(ReturnInst &RI) {
   Type *RetTy = Target.Fwd->getReturnType();
   Value *Pair =
       B.CreateInsertValue(PoisonValue::get(RetTy), FwdRet->getReturnValue(), 0);
-  Pair = B.CreateInsertValue(Pair, fwdShadow(RV), 1);
+  // The caller gives every returned pointer a shadow: one into constant
+  // data (an accessor of a const object) gets its place in the sink.
+  Pair = B.CreateInsertValue(Pair, shadowOrSink(B, RV), 1);
   FwdMap[&RI] = B.CreateRet(Pair);
   FwdRet->eraseFromParent();
 }
 
+/// What an inner forward-mode call left in the code (reverse over forward):
+/// its places in the tangent sink are memory whose adjoints go to this
+/// gradient's sink, which never shares a byte with them. Its tangent heap
+/// blocks were refused (Differentiator::run).
+void GradientGenerator::forwardNestedRuntime(CallBase &Call, NestedRuntime Kind,
+                                             Instruction *FwdI) {
+  IRBuilder<> B(FwdI->getNextNode());
+  Value *Arg0 = Call.arg_size() ? Call.getArgOperand(0) : nullptr;
+  switch (Kind) {
+  case NestedRuntime::SinkOf:
+  case NestedRuntime::NestedSinkOf: {
+    Value *Shadow = B.CreateCall(D.abi().sinkOf(), {FwdI});
+    Shadow->setName(Call.getName() + "'");
+    FwdShadows[&Call] = Shadow;
+    return;
+  }
+  case NestedRuntime::SinkFill:
+  case NestedRuntime::NestedSinkFill:
+    if (AI.hasShadow(Arg0))
+      B.CreateCall(D.abi().sinkFill(), {fwdShadow(Arg0), fwdValue(Arg0),
+                                        fwdValue(Call.getArgOperand(2))});
+    return;
+  default:
+    return;
+  }
+}
+
 void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
+  if (std::optional<NestedRuntime> Kind = nestedRuntimeCall(Call))
+    return forwardNestedRuntime(Call, *Kind, FwdI);
   CalleeInfo Info = classifyCall(Call);
   IRBuilder<> B(FwdI->getNextNode());
   auto Arg = [&](unsigned K) {

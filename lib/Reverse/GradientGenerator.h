@@ -170,6 +170,8 @@ private:
   void createPredecessorIndices();
   void forwardInstruction(llvm::Instruction &I);
   void forwardCall(llvm::CallBase &Call, llvm::Instruction *FwdI);
+  void forwardNestedRuntime(llvm::CallBase &Call, NestedRuntime Kind,
+                            llvm::Instruction *FwdI);
   void forwardDifferentiatedCall(llvm::CallBase &Call, llvm::CallBase *FwdCall);
   llvm::Value *forwardByValShadow(llvm::CallBase &Call, unsigned ArgNo);
   void reverseByValShadow(llvm::CallBase &Call, unsigned ArgNo);
@@ -204,6 +206,10 @@ private:
   }
   void unsupported(const llvm::Instruction &I, const llvm::Twine &Why);
   llvm::Value *shadowOrSink(llvm::IRBuilder<> &B, llvm::Value *V);
+  /// The shadow of the aggregate \p Agg that a field with a shadow is
+  /// being inserted into: where Agg has none, the insertvalue chain that
+  /// built it, its pointers in the sink.
+  llvm::Value *aggregateShadowOrSink(llvm::IRBuilder<> &B, llvm::Value *Agg);
 
   Differentiator &D;
   DiffSignature Sig;

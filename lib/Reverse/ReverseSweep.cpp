@@ -455,6 +455,10 @@ void GradientGenerator::reverseIntegerStore(StoreInst &SI) {
 }
 
 void GradientGenerator::reverseCall(CallBase &Call) {
+  // An inner forward-mode call's runtime calls move addresses, not values
+  // (forwardNestedRuntime).
+  if (nestedRuntimeCall(Call))
+    return;
   CalleeInfo Info = classifyCall(Call);
   switch (Info.Kind) {
   case CalleeKind::Math:

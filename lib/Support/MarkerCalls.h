@@ -46,6 +46,9 @@ struct GradientRequest {
   /// marker returns a struct in memory (the call's sret argument); null when
   /// they are returned in registers.
   llvm::Value *ResultSlot = nullptr;
+  /// Inside code that another request differentiates (nested
+  /// differentiation): lowered first, and differentiated as generated code.
+  bool Nested = false;
 };
 
 /// Parses a marker call; reports a compile-time error and returns nothing

@@ -353,16 +353,23 @@ FunctionCallee RuntimeABI::tangentBegin() {
                   {});
 }
 
-FunctionCallee RuntimeABI::tangentSinkOf() {
+FunctionCallee RuntimeABI::tangentSinkOf(SinkLevel L) {
   Type *Ptr = PointerType::getUnqual(M.getContext());
-  return function("__capsule_tangent_sink_of", Ptr, {Ptr});
+  const char *Name = L == SinkLevel::Own ? "__capsule_tangent_sink_of"
+                     : L == SinkLevel::Nested
+                         ? "__capsule_tangent_nested_sink_of"
+                         : "__capsule_tangent_sink_twin";
+  return function(Name, Ptr, {Ptr});
 }
 
-FunctionCallee RuntimeABI::tangentSinkFill() {
+FunctionCallee RuntimeABI::tangentSinkFill(SinkLevel L) {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);
-  return function("__capsule_tangent_sink_fill", Type::getVoidTy(C),
-                  {Ptr, Ptr, Type::getInt64Ty(C)});
+  const char *Name = L == SinkLevel::Own ? "__capsule_tangent_sink_fill"
+                     : L == SinkLevel::Nested
+                         ? "__capsule_tangent_nested_sink_fill"
+                         : "__capsule_tangent_sink_fill_twin";
+  return function(Name, Type::getVoidTy(C), {Ptr, Ptr, Type::getInt64Ty(C)});
 }
 
 FunctionCallee RuntimeABI::tangentAlloc() {

@@ -113,10 +113,14 @@ public:
 
   /// void (): starts a forward-mode call.
   llvm::FunctionCallee tangentBegin();
-  /// ptr (ptr): the place of a pointer in the tangent sink.
-  llvm::FunctionCallee tangentSinkOf();
-  /// void (ptr shadow, ptr src, i64 bytes).
-  llvm::FunctionCallee tangentSinkFill();
+  /// Which tangent sink a place is in (nested forward mode: an inner call's
+  /// places run inside an outer call are Nested, their tangents Twin).
+  enum class SinkLevel { Own, Nested, Twin };
+  /// ptr (ptr): the place of a pointer in the tangent sink; for Twin, the
+  /// tangent of a place.
+  llvm::FunctionCallee tangentSinkOf(SinkLevel L = SinkLevel::Own);
+  /// void (ptr shadow, ptr src, i64 bytes): the same for each pointer slot.
+  llvm::FunctionCallee tangentSinkFill(SinkLevel L = SinkLevel::Own);
   /// ptr (i64 bytes): a zeroed tangent block.
   llvm::FunctionCallee tangentAlloc();
   /// ptr (ptr old tangent block, i64 bytes).

@@ -1,0 +1,239 @@
+/*===- forward.c - Benchmark: one tangent against the primal --------------===*
+ *
+ * gmm, mlp, rk4 and lstm with the sizes of their own benchmarks; one
+ * forward-mode call (__capsule_fwddiff) along a random direction in all
+ * their differentiated inputs at once, timed against the primal. Each
+ * tangent is checked first against the reverse-mode gradient, itself checked
+ * against complex step, dotted with the direction. Exits non-zero, before
+ * any timing, if a check fails.
+ *===----------------------------------------------------------------------===*/
+#include "bench_util.h"
+#include "gmm_bench.h"
+#include "lstm_bench.h"
+#include "mlp_bench.h"
+#include "rk4_bench.h"
+
+/* One differentiated input: its reverse-mode gradient and the direction. */
+typedef struct direction {
+  const char *name;
+  long n;
+  const double *gradient;
+  double *tangent;
+} direction;
+
+static double *random_direction(bench_rng *r, long n) {
+  double *d = bench_alloc(n);
+  for (long i = 0; i < n; i++)
+    d[i] = bench_normal(r);
+  return d;
+}
+
+/* The tangent must equal gradient . direction up to rounding: both are
+ * exact derivatives of the same code, summed in different orders, so the
+ * tolerance is relative to the sum of the terms' magnitudes. */
+static int verify_tangent(const char *label, double tangent,
+                          const direction *d, int count) {
+  double want = 0, scale = 0;
+  for (int a = 0; a < count; a++)
+    for (long i = 0; i < d[a].n; i++) {
+      want += d[a].gradient[i] * d[a].tangent[i];
+      scale += fabs(d[a].gradient[i] * d[a].tangent[i]);
+    }
+  double rel = fabs(tangent - want) / (scale > 0 ? scale : 1.0);
+  int bad = !(rel <= 1e-10) || !(scale > 0);
+  printf("verify %s: tangent %.17g, gradient . direction %.17g, "
+         "difference %.1e of the terms' sum: %s\n",
+         label, tangent, want, rel, bad ? "FAILED" : "passed");
+  fflush(stdout);
+  return bad;
+}
+
+static void report(const char *label, void (*primal)(void *),
+                   void (*tangent)(void *), void *ctx) {
+  bench_result r = bench_measure(primal, tangent, ctx);
+  bench_print_as(label, "tangent", &r);
+}
+
+/*--- gmm -------------------------------------------------------------------*/
+
+typedef struct gmm_fwd {
+  gmm_ctx c; /* first: the primal takes a gmm_fwd as its gmm_ctx */
+  double *t_alphas, *t_means, *t_icf;
+} gmm_fwd;
+
+static double gmm_tangent_value(gmm_fwd *g) {
+  gmm_ctx *c = &g->c;
+  return __capsule_fwddiff((void *)gmm_objective,
+                           capsule_const, c->d,
+                           capsule_const, c->k,
+                           capsule_const, c->n,
+                           capsule_dup, c->alphas, g->t_alphas,
+                           capsule_dup, c->means, g->t_means,
+                           capsule_dup, c->icf, g->t_icf,
+                           capsule_const, c->x,
+                           capsule_const, c->gamma,
+                           capsule_const, c->m);
+}
+
+static void gmm_tangent(void *p) { bench_sink = gmm_tangent_value(p); }
+
+static int gmm_forward(bench_rng *r) {
+  const int d = 10, k = 25, n = 1000;
+  char label[96];
+  gmm_fwd g;
+  snprintf(label, sizeof label, "gmm d=%d k=%d n=%d", d, k, n);
+  gmm_setup(&g.c, d, k, n, 0x9e3779b97f4a7c15ULL);
+  int fails = gmm_verify(&g.c, label);
+  g.t_alphas = random_direction(r, g.c.n_alphas);
+  g.t_means = random_direction(r, g.c.n_means);
+  g.t_icf = random_direction(r, g.c.n_icf);
+  direction dirs[] = {{"alphas", g.c.n_alphas, g.c.d_alphas, g.t_alphas},
+                      {"means", g.c.n_means, g.c.d_means, g.t_means},
+                      {"icf", g.c.n_icf, g.c.d_icf, g.t_icf}};
+  fails += verify_tangent(label, gmm_tangent_value(&g), dirs, 3);
+  if (!fails)
+    report(label, gmm_primal, gmm_tangent, &g);
+  gmm_free(&g.c);
+  free(g.t_alphas);
+  free(g.t_means);
+  free(g.t_icf);
+  return fails;
+}
+
+/*--- mlp -------------------------------------------------------------------*/
+
+typedef struct mlp_fwd {
+  mlp_ctx c;
+  double *t_params, *t_work;
+} mlp_fwd;
+
+static double mlp_tangent_value(mlp_fwd *f) {
+  mlp_ctx *c = &f->c;
+  return __capsule_fwddiff((void *)mlp_objective,
+                           capsule_const, c->i,
+                           capsule_const, c->h,
+                           capsule_const, c->o,
+                           capsule_const, c->m,
+                           capsule_dup, c->params, f->t_params,
+                           capsule_const, c->x,
+                           capsule_const, c->y,
+                           capsule_dup, c->work, f->t_work);
+}
+
+static void mlp_tangent(void *p) { bench_sink = mlp_tangent_value(p); }
+
+static int mlp_forward(bench_rng *r) {
+  const int i = 64, h = 128, o = 10, m = 64;
+  char label[96];
+  mlp_fwd f;
+  snprintf(label, sizeof label, "mlp %d-%d-%d-%d batch=%d", i, h, h, o, m);
+  mlp_setup(&f.c, i, h, o, m, 0x243f6a8885a308d3ULL);
+  int fails = mlp_verify(&f.c, label);
+  f.t_params = random_direction(r, f.c.n_params);
+  f.t_work = bench_alloc(f.c.n_work);
+  direction dirs[] = {{"params", f.c.n_params, f.c.d_params, f.t_params}};
+  fails += verify_tangent(label, mlp_tangent_value(&f), dirs, 1);
+  if (!fails)
+    report(label, mlp_primal, mlp_tangent, &f);
+  mlp_free(&f.c);
+  free(f.t_params);
+  free(f.t_work);
+  return fails;
+}
+
+/*--- rk4 -------------------------------------------------------------------*/
+
+typedef struct rk4_fwd {
+  rk4_ctx c;
+  double *t_x0, *t_F, *t_work;
+} rk4_fwd;
+
+static double rk4_tangent_value(rk4_fwd *f) {
+  rk4_ctx *c = &f->c;
+  return __capsule_fwddiff((void *)rk4_objective,
+                           capsule_dup, c->x0, f->t_x0,
+                           capsule_dup, c->F, f->t_F,
+                           capsule_dup, c->work, f->t_work,
+                           capsule_const, c->n,
+                           capsule_const, c->steps,
+                           capsule_const, c->dt);
+}
+
+static void rk4_tangent(void *p) { bench_sink = rk4_tangent_value(p); }
+
+static int rk4_forward(bench_rng *r) {
+  const long n = 10, steps = 1000;
+  const double dt = 0.01;
+  char label[96];
+  rk4_fwd f;
+  snprintf(label, sizeof label, "rk4 lorenz96 n=%ld steps=%ld dt=%g", n, steps,
+           dt);
+  rk4_setup(&f.c, n, steps, dt, 0xb7e151628aed2a6bULL);
+  int fails = rk4_verify(&f.c, label);
+  f.t_x0 = random_direction(r, n);
+  f.t_F = random_direction(r, 1);
+  f.t_work = bench_alloc(6 * n);
+  direction dirs[] = {{"x0", n, f.c.d_x0, f.t_x0}, {"F", 1, f.c.d_F, f.t_F}};
+  fails += verify_tangent(label, rk4_tangent_value(&f), dirs, 2);
+  if (!fails)
+    report(label, rk4_primal, rk4_tangent, &f);
+  rk4_free(&f.c);
+  free(f.t_x0);
+  free(f.t_F);
+  free(f.t_work);
+  return fails;
+}
+
+/*--- lstm ------------------------------------------------------------------*/
+
+typedef struct lstm_fwd {
+  lstm_ctx c;
+  double *t_main, *t_extra, *t_state_work;
+} lstm_fwd;
+
+static double lstm_tangent_value(lstm_fwd *f) {
+  lstm_ctx *x = &f->c;
+  return __capsule_fwddiff((void *)lstm_objective,
+                           capsule_const, x->l,
+                           capsule_const, x->c,
+                           capsule_const, x->b,
+                           capsule_dup, x->main_params, f->t_main,
+                           capsule_dup, x->extra_params, f->t_extra,
+                           capsule_const, x->state,
+                           capsule_dup, x->state_work, f->t_state_work,
+                           capsule_const, x->sequence);
+}
+
+static void lstm_tangent(void *p) { bench_sink = lstm_tangent_value(p); }
+
+static int lstm_forward(bench_rng *r) {
+  const int l = 2, c = 1024, b = 14;
+  char label[96];
+  lstm_fwd f;
+  snprintf(label, sizeof label, "lstm l=%d c=%d b=%d", l, c, b);
+  lstm_setup(&f.c, l, c, b, 0x243f6a8885a308d3ULL);
+  int fails = lstm_verify(&f.c, label);
+  f.t_main = random_direction(r, f.c.n_main);
+  f.t_extra = random_direction(r, f.c.n_extra);
+  f.t_state_work = bench_alloc(f.c.n_state);
+  direction dirs[] = {{"main_params", f.c.n_main, f.c.d_main, f.t_main},
+                      {"extra_params", f.c.n_extra, f.c.d_extra, f.t_extra}};
+  fails += verify_tangent(label, lstm_tangent_value(&f), dirs, 2);
+  if (!fails)
+    report(label, lstm_primal, lstm_tangent, &f);
+  lstm_free(&f.c);
+  free(f.t_main);
+  free(f.t_extra);
+  free(f.t_state_work);
+  return fails;
+}
+
+int main(void) {
+  bench_rng r = bench_rng_seed(0x5eed00f0);
+  int fails = gmm_forward(&r) + mlp_forward(&r) + rk4_forward(&r) +
+              lstm_forward(&r);
+  if (fails)
+    printf("forward: %d check(s) FAILED, timings left out where they "
+           "failed\n", fails);
+  return fails ? 1 : 0;
+}

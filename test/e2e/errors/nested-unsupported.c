@@ -1,0 +1,64 @@
+// Error: what nested differentiation does not support yet is a compile-time error at the inner derivative call or at the construct, naming it (at -O0 and -O2): an inner derivative whose function uses a global, reverse mode over forward-mode code that allocates, three levels of forward mode over memory without derivatives, and a checkpointed gradient of code that itself differentiates.
+// RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
+// RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
+#include <capsule/capsule.h>
+#include <stdlib.h>
+
+void __capsule_autodiff_v(void *, ...);
+
+double scale = 2.0;
+static double scaled(double y) { return scale * y * y; }
+double uses_global(double x) {
+  // CHECK-DAG: nested-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'uses_global': a derivative call inside differentiated code (nested differentiation) of a function that uses the global variable 'scale' is not supported yet; pass its data as an argument
+  return x * __capsule_fwddiff((void *)scaled, x, 1.0);
+}
+
+/* The block escapes to the caller, so no optimization removes it. */
+static double heap_sum(const double *x, int n, double **keep) {
+  double *t = malloc((size_t)n * sizeof(double));
+  double s = 0;
+  for (int i = 0; i < n; i++) {
+    t[i] = x[i] * x[i];
+    s += t[i];
+  }
+  *keep = t;
+  return s;
+}
+double heap_dir(double *x, double *v, int n, double **keep) {
+  return __capsule_fwddiff((void *)heap_sum, capsule_dup, x, v, capsule_const,
+                           n, capsule_const, keep);
+}
+// CHECK-DAG: error: capsule: cannot differentiate function 'heap_sum': reverse mode over forward mode of code that allocates or frees heap memory is not supported yet
+
+/* Three levels of forward mode over memory without derivatives, which the
+ * runtime keeps the tangents of in one sink per level of two. */
+typedef struct {
+  double *buf;
+} scratch;
+__attribute__((noinline)) static double *slot(const scratch *s) {
+  return s->buf;
+}
+static double level1(const scratch *s, double z) {
+  *slot(s) = z * z;
+  return *slot(s) * z;
+}
+static double level2(const scratch *s, double z) {
+  return __capsule_fwddiff((void *)level1, capsule_const, s, z, 1.0);
+}
+double level3(const scratch *s, double z) {
+  return __capsule_fwddiff((void *)level2, capsule_const, s, z, 1.0);
+}
+// CHECK-DAG: error: capsule: cannot differentiate function '{{[a-z0-9]+}}': forward mode nested three or more levels deep over code that keeps tangents of memory without derivatives (pointers to constant data beside pointers with tangents, such as an accessor's result) is not supported yet
+
+static double cube(double y) { return y * y * y; }
+double slope(double x) { return __capsule_fwddiff((void *)cube, x, 1.0); }
+
+void use(double *x, double *v, double *dx, double *dv, const scratch *sc,
+         double **keep) {
+  __capsule_fwddiff((void *)uses_global, 1.0, 1.0);
+  __capsule_autodiff_v((void *)heap_dir, capsule_dup, x, dx, capsule_dup, v,
+                       dv, capsule_const, 3, capsule_const, keep);
+  __capsule_fwddiff((void *)level3, capsule_const, sc, 1.0, 1.0);
+  // CHECK-DAG: nested-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'slope': a checkpointed gradient of code that itself calls a derivative marker (nested differentiation) is not supported yet
+  __capsule_autodiff_checkpointed((void *)slope, 1.0);
+}
