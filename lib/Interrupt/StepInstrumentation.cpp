@@ -21,6 +21,7 @@
 #include "Interrupt/ResumableSplitter.h"
 #include "Interrupt/StepModel.h"
 #include "Support/Diagnostics.h"
+#include "Support/MarkerCalls.h"
 #include "Support/RuntimeABI.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -246,6 +247,15 @@ bool Instrumenter::checkCall(CallBase &Call) {
     break;
   }
   Function *Callee = Call.getCalledFunction();
+  // The marker pass lowers derivative calls after this one: their
+  // derivative code would run without step counts or journaling, so a
+  // capsule resumed across one would see memory it wrote.
+  if (Callee && markerKind(*Callee)) {
+    reportNotInterruptible(Call, Origin,
+                           "a derivative call (forward or reverse mode) "
+                           "inside interruptible code is not supported yet");
+    return false;
+  }
   // The runtime's own entry points, pure functions, libm functions whose
   // writes are journaled, and calls that end the program (exit, abort, a
   // failed assert) repeat nothing.
