@@ -11,7 +11,8 @@
 //
 // The callable itself is constant data to the derivative: what it captures
 // takes no derivative (capture parameters, pass variables). Sizes that do
-// not match throw std::invalid_argument before anything is computed.
+// not match, and outputs that overlap inputs, throw std::invalid_argument
+// before anything is computed.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_CAPSULE_HPP
 #define CAPSULE_CAPSULE_HPP
@@ -65,6 +66,16 @@ inline void requireSize(std::size_t Got, std::size_t Want, const char *What) {
     throw std::invalid_argument(What);
 }
 
+// An output that overlaps an input would be zeroed or overwritten while the
+// derivative still reads it.
+inline void requireDisjoint(std::span<const double> Out,
+                            std::span<const double> In, const char *What) {
+  const double *OutEnd = Out.data() + Out.size(),
+               *InEnd = In.data() + In.size();
+  if (!Out.empty() && !In.empty() && Out.data() < InEnd && In.data() < OutEnd)
+    throw std::invalid_argument(What);
+}
+
 } // namespace detail
 
 /// grad = ∇f(x), overwritten.
@@ -72,6 +83,7 @@ template <class F>
 void gradient(const F &f, std::span<const double> x, std::span<double> grad) {
   detail::requireSize(grad.size(), x.size(),
                       "capsule::gradient: grad and x differ in size");
+  detail::requireDisjoint(grad, x, "capsule::gradient: grad overlaps x");
   const detail::Stored<F> &Fn = f;
   std::fill(grad.begin(), grad.end(), 0.0);
   __capsule_autodiff<void>((void *)&detail::scalar<detail::Stored<F>>,
@@ -100,6 +112,11 @@ void jvp(const F &f, std::span<const double> x, std::span<const double> v,
                       "capsule::jvp: v and x differ in size");
   detail::requireSize(dy.size(), y.size(),
                       "capsule::jvp: dy and y differ in size");
+  for (std::span<const double> In : {x, v})
+    for (std::span<const double> Out :
+         {std::span<const double>(y), std::span<const double>(dy)})
+      detail::requireDisjoint(Out, In, "capsule::jvp: y or dy overlaps x or v");
+  detail::requireDisjoint(y, dy, "capsule::jvp: y overlaps dy");
   const detail::Stored<F> &Fn = f;
   __capsule_fwddiff<void>((void *)&detail::vector<detail::Stored<F>>,
                           capsule_const, static_cast<const void *>(&Fn),
@@ -117,6 +134,8 @@ void hvp(const F &f, std::span<const double> x, std::span<const double> v,
                       "capsule::hvp: v and x differ in size");
   detail::requireSize(hv.size(), x.size(),
                       "capsule::hvp: hv and x differ in size");
+  detail::requireDisjoint(hv, x, "capsule::hvp: hv overlaps x");
+  detail::requireDisjoint(hv, v, "capsule::hvp: hv overlaps v");
   const detail::Stored<F> &Fn = f;
   std::fill(hv.begin(), hv.end(), 0.0);
   __capsule_autodiff<void>((void *)&detail::directional<detail::Stored<F>>,
@@ -133,6 +152,8 @@ void jacobian(const F &f, std::span<const double> x, std::span<double> y,
   const std::size_t N = x.size(), M = y.size();
   detail::requireSize(jac.size(), M * N,
                       "capsule::jacobian: jac is not y.size() * x.size()");
+  detail::requireDisjoint(jac, x, "capsule::jacobian: jac overlaps x");
+  detail::requireDisjoint(jac, y, "capsule::jacobian: jac overlaps y");
   std::vector<double> Direction(N, 0.0), Column(M);
   for (std::size_t J = 0; J < N; ++J) {
     Direction[J] = 1.0;
@@ -149,6 +170,7 @@ void hessian(const F &f, std::span<const double> x, std::span<double> hess) {
   const std::size_t N = x.size();
   detail::requireSize(hess.size(), N * N,
                       "capsule::hessian: hess is not x.size() squared");
+  detail::requireDisjoint(hess, x, "capsule::hessian: hess overlaps x");
   std::vector<double> Direction(N, 0.0), Column(N);
   for (std::size_t J = 0; J < N; ++J) {
     Direction[J] = 1.0;

@@ -1,4 +1,4 @@
-// capsule/capsule.hpp: gradient, jvp (scalar and vector), hvp, jacobian and hessian of lambdas with captures, function objects and plain functions over std::span, against closed forms and finite differences; sizes that do not match throw std::invalid_argument. C++20, at -O0 and -O2.
+// capsule/capsule.hpp: gradient, jvp (scalar and vector), hvp, jacobian and hessian of lambdas with captures, function objects and plain functions over std::span, against closed forms and finite differences; sizes that do not match, and outputs that overlap inputs, throw std::invalid_argument. C++20, at -O0 and -O2.
 // RUN: %clangxx -std=c++20 -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clangxx -std=c++20 -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
 #include <capsule/capsule.hpp>
@@ -145,5 +145,22 @@ int main() {
              std::string(e.what()).find("capsule::gradient") == 0;
   }
   check_cf("gradient with a short grad throws", thrown, 1);
+  // An output overlapping an input: a clear exception, x untouched.
+  thrown = 0;
+  std::vector<double> x_before = x;
+  try {
+    capsule::gradient(rosenbrock, x, x);
+  } catch (const std::invalid_argument &e) {
+    thrown = x == x_before &&
+             std::string(e.what()) == "capsule::gradient: grad overlaps x";
+  }
+  check_cf("gradient into its own input throws", thrown, 1);
+  thrown = 0;
+  try {
+    capsule::hvp(rosenbrock, x, v, v);
+  } catch (const std::invalid_argument &e) {
+    thrown = std::string(e.what()) == "capsule::hvp: hv overlaps v";
+  }
+  check_cf("hvp into its direction throws", thrown, 1);
   return check_report();
 }
