@@ -54,9 +54,14 @@ void dropPrimalOnlyAttributes(Function &Derivative, bool ReturnTypeChanged) {
   Derivative.removeFnAttr(Attribute::NoFree);
   Derivative.removeFnAttr(Attribute::Speculatable);
   Derivative.removeFnAttr(Attribute::NoSync);
-  if (ReturnTypeChanged)
-    Derivative.removeRetAttrs(
-        AttributeFuncs::typeIncompatible(Derivative.getReturnType()));
+  if (!ReturnTypeChanged)
+    return;
+  Derivative.removeRetAttrs(
+      AttributeFuncs::typeIncompatible(Derivative.getReturnType()));
+  // An argument the primal returns is no longer what the derivative
+  // returns ({result, its tangent or shadow}).
+  for (unsigned I = 0; I < Derivative.arg_size(); ++I)
+    Derivative.removeParamAttr(I, Attribute::Returned);
 }
 
 Value *allocatedBytes(IRBuilder<> &B, CalleeKind Kind,
