@@ -39,7 +39,7 @@ void TangentGenerator::tangentCall(CallBase &Call) {
     return tangentMemTransfer(Call);
   case CalleeKind::MemSet:
     // Memory set to a constant has tangent zero.
-    if (Value *Shadow = twin(Arg(0)); Shadow && AI.hasShadow(Arg(0)))
+    if (Value *Shadow = shadowOf(Arg(0)))
       B.CreateMemSet(Shadow, B.getInt8(0), primal(Arg(2)), MaybeAlign());
     return;
   case CalleeKind::Alloc:
@@ -50,7 +50,7 @@ void TangentGenerator::tangentCall(CallBase &Call) {
     return setTwin(&Call, B.CreateCall(D.abi().tangentRealloc(),
                                        {twinOrZero(Arg(0)), primal(Arg(1))}));
   case CalleeKind::Free:
-    if (Value *Shadow = twin(Arg(0)); Shadow && AI.hasShadow(Arg(0)))
+    if (Value *Shadow = shadowOf(Arg(0)))
       B.CreateCall(D.abi().tangentFree(), {Shadow});
     return;
   case CalleeKind::PointerCast:
@@ -89,7 +89,7 @@ void TangentGenerator::tangentNestedRuntime(CallBase &Call,
         &Call, B.CreateCall(D.abi().tangentSinkOf(SinkLevel::Twin), {Clone}));
   case NestedRuntime::SinkFill:
     Clone->setCalledFunction(D.abi().tangentSinkFill(SinkLevel::Nested));
-    if (Value *Shadow = twin(Arg(0)); Shadow && AI.hasShadow(Arg(0)))
+    if (Value *Shadow = shadowOf(Arg(0)))
       B.CreateCall(D.abi().tangentSinkFill(SinkLevel::Twin),
                    {Shadow, primal(Arg(0)), primal(Arg(2))});
     return;
@@ -100,7 +100,7 @@ void TangentGenerator::tangentNestedRuntime(CallBase &Call,
     return setTwin(&Call, B.CreateCall(D.abi().tangentRealloc(),
                                        {twinOrZero(Arg(0)), primal(Arg(1))}));
   case NestedRuntime::TangentFree:
-    if (Value *Shadow = twin(Arg(0)); Shadow && AI.hasShadow(Arg(0)))
+    if (Value *Shadow = shadowOf(Arg(0)))
       B.CreateCall(D.abi().tangentFree(), {Shadow});
     return;
   default:
@@ -196,12 +196,12 @@ void TangentGenerator::tangentDifferentiatedCall(CallBase &Call) {
 /// sink.
 void TangentGenerator::tangentMemTransfer(CallBase &Call) {
   Value *Dst = Call.getArgOperand(0), *Src = Call.getArgOperand(1);
-  Value *DstShadow = twin(Dst);
-  if (!DstShadow || !AI.hasShadow(Dst))
+  Value *DstShadow = shadowOf(Dst);
+  if (!DstShadow)
     return;
   IRBuilder<> B = after(Call);
   Value *Bytes = primal(Call.getArgOperand(2));
-  if (Value *SrcShadow = twin(Src); SrcShadow && AI.hasShadow(Src)) {
+  if (Value *SrcShadow = shadowOf(Src)) {
     auto *Copy = cast<CallBase>(cast<CallBase>(Map[&Call])->clone());
     Copy->setArgOperand(0, DstShadow);
     Copy->setArgOperand(1, SrcShadow);
@@ -239,9 +239,8 @@ void TangentGenerator::zeroLibraryOutputs(CallBase &Call) {
   IRBuilder<> B = after(Call);
   auto Arg = [&](unsigned K) { return primal(Call.getArgOperand(K)); };
   for (const LibraryOutput &O : *Outputs) {
-    Value *Ptr = Call.getArgOperand(O.Arg);
-    Value *Shadow = twin(Ptr);
-    if (!Shadow || !AI.hasShadow(Ptr))
+    Value *Shadow = shadowOf(Call.getArgOperand(O.Arg));
+    if (!Shadow)
       continue;
     Value *Bytes =
         writtenBytes(B, O, Arg, O.PerResultUnit ? primal(&Call) : nullptr);

@@ -70,6 +70,10 @@ Value *TangentGenerator::aggregateTwinOrSink(IRBuilder<> &B, Value *Agg) {
                              IV->getIndices());
 }
 
+Value *TangentGenerator::shadowOf(Value *Ptr) {
+  return AI.hasShadow(Ptr) ? twin(Ptr) : nullptr;
+}
+
 void TangentGenerator::setTwin(Value *V, Value *Twin) {
   if (!Twin)
     return;
@@ -354,9 +358,8 @@ void TangentGenerator::completePhis() {
 }
 
 void TangentGenerator::tangentLoad(LoadInst &LI) {
-  Value *Ptr = LI.getPointerOperand();
-  Value *Shadow = twin(Ptr);
-  if (!Shadow || !AI.hasShadow(Ptr))
+  Value *Shadow = shadowOf(LI.getPointerOperand());
+  if (!Shadow)
     return;
   Type *Ty = LI.getType();
   if (carriesFloat(Ty) && !carriesPointer(Ty) && !AI.isVaried(&LI))
@@ -366,9 +369,8 @@ void TangentGenerator::tangentLoad(LoadInst &LI) {
 }
 
 void TangentGenerator::tangentStore(StoreInst &SI) {
-  Value *Ptr = SI.getPointerOperand();
-  Value *Shadow = twin(Ptr);
-  if (!Shadow || !AI.hasShadow(Ptr))
+  Value *Shadow = shadowOf(SI.getPointerOperand());
+  if (!Shadow)
     return;
   IRBuilder<> B = after(SI);
   Value *V = SI.getValueOperand();

@@ -61,6 +61,9 @@ private:
   /// The twin of \p V, or null where it is zero (or, for a pointer, where
   /// there is no shadow).
   llvm::Value *twin(llvm::Value *V);
+  /// The shadow of the memory \p Ptr points to: its twin where the
+  /// activity gives it one, null for memory without derivatives.
+  llvm::Value *shadowOf(llvm::Value *Ptr);
   /// The twin of \p V as a value: zero where there is none.
   llvm::Value *twinOrZero(llvm::Value *V);
   /// The twin of \p V where it meets shadowed memory or pointers that have
