@@ -271,27 +271,33 @@ static inline double bench_tape_traffic_s(uint64_t bytes) {
   return seconds;
 }
 
-/* "<label>: primal X ms, <what> Y ms, <what>/primal Z (median of R)", a
+/* "<label>: <base> X ms, <what> Y ms, <what>/<base> Z (median of R)" (the
+ * base is the side measured as the primal: the primal, or the gradient), a
  * second line with the tape and RSS figures, and a third with the time the
  * tape's memory traffic alone takes (left out when there is no tape: forward
  * mode). */
-static inline void bench_print_as(const char *label, const char *what,
-                                  const bench_result *r) {
-  printf("%s: primal %.3f ms, %s %.3f ms, %s/primal %.2f (median of %d)\n",
-         label, 1e3 * r->primal_s, what, 1e3 * r->gradient_s, what, r->ratio,
-         r->reps);
+static inline void bench_print_pair(const char *label, const char *base,
+                                    const char *what, const bench_result *r) {
+  printf("%s: %s %.3f ms, %s %.3f ms, %s/%s %.2f (median of %d)\n", label,
+         base, 1e3 * r->primal_s, what, 1e3 * r->gradient_s, what, base,
+         r->ratio, r->reps);
   printf("    peak tape %.2f MiB (%llu bytes), peak RSS %.1f MiB; "
-         "fastest runs: primal %.3f ms, %s %.3f ms\n",
+         "fastest runs: %s %.3f ms, %s %.3f ms\n",
          (double)r->tape_bytes / (1024.0 * 1024.0),
-         (unsigned long long)r->tape_bytes, r->maxrss_mib,
+         (unsigned long long)r->tape_bytes, r->maxrss_mib, base,
          1e3 * r->primal_min_s, what, 1e3 * r->gradient_min_s);
   if (r->tape_bytes) {
     double traffic = bench_tape_traffic_s(r->tape_bytes);
     printf("    tape traffic alone (write it, read it back): %.3f ms = %.2f x "
-           "primal\n",
-           1e3 * traffic, traffic / r->primal_s);
+           "%s\n",
+           1e3 * traffic, traffic / r->primal_s, base);
   }
   fflush(stdout);
+}
+
+static inline void bench_print_as(const char *label, const char *what,
+                                  const bench_result *r) {
+  bench_print_pair(label, "primal", what, r);
 }
 
 static inline void bench_print(const char *label, const bench_result *r) {

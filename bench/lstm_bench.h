@@ -69,7 +69,7 @@ static double lstm_eval(void *p) {
                         x->state, x->state_work, x->sequence);
 }
 
-static void lstm_primal(void *p) { bench_sink = lstm_eval(p); }
+static inline void lstm_primal(void *p) { bench_sink = lstm_eval(p); }
 
 static void lstm_gradient(void *p) {
   lstm_ctx *x = p;

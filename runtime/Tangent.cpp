@@ -21,10 +21,14 @@ namespace {
 
 // One sink per nesting level: the tangent of a place in level k's sink is
 // the same place in level k + 1's (nested forward mode), so the
-// perturbations of two levels never share a byte.
+// perturbations of two levels never share a byte. One more, after them,
+// holds the tangents of places in the gradient's sink (forward mode over a
+// gradient): those places are keyed by sink addresses, which could collide
+// with the program's addresses in any level's sink.
 constexpr int SinkLevels = 8;
-thread_local char *TangentSinks[SinkLevels];
-thread_local bool TangentSinkUsed[SinkLevels];
+constexpr int PlaceTangentSink = SinkLevels;
+thread_local char *TangentSinks[SinkLevels + 1];
+thread_local bool TangentSinkUsed[SinkLevels + 1];
 
 constexpr uint64_t TangentAlign = 64;
 
@@ -51,6 +55,14 @@ char *reserveTangentSink() {
   return static_cast<char *>(Base);
 }
 
+/// Sink \p Index, reserved on first use and marked used.
+char *usedSink(int Index) {
+  if (!TangentSinks[Index])
+    TangentSinks[Index] = reserveTangentSink();
+  TangentSinkUsed[Index] = true;
+  return TangentSinks[Index];
+}
+
 /// Level \p Level's sink, reserved on first use and marked used.
 char *sinkOfLevel(int Level) {
   if (Level >= SinkLevels) {
@@ -61,16 +73,13 @@ char *sinkOfLevel(int Level) {
                  SinkLevels, SinkLevels);
     std::exit(3);
   }
-  if (!TangentSinks[Level])
-    TangentSinks[Level] = reserveTangentSink();
-  TangentSinkUsed[Level] = true;
-  return TangentSinks[Level];
+  return usedSink(Level);
 }
 
-/// The level of the sink holding \p P, or -1.
+/// The index of the sink holding \p P, or -1.
 int sinkLevelOf(const void *P) {
   auto *C = static_cast<const char *>(P);
-  for (int L = 0; L < SinkLevels; ++L)
+  for (int L = 0; L <= SinkLevels; ++L)
     if (TangentSinks[L] && C >= TangentSinks[L] &&
         C < TangentSinks[L] + capsule::SinkBytes)
       return L;
@@ -95,7 +104,7 @@ void fillPlaces(void *Shadow, const void *Src, uint64_t Bytes, PlaceFn Place) {
 
 extern "C" void __capsule_tangent_begin(void) {
   // Dropping the pages makes them read as zero again.
-  for (int L = 0; L < SinkLevels; ++L)
+  for (int L = 0; L <= SinkLevels; ++L)
     if (TangentSinkUsed[L]) {
       madvise(TangentSinks[L], capsule::SinkBytes, MADV_DONTNEED);
       TangentSinkUsed[L] = false;
@@ -155,4 +164,20 @@ extern "C" void *__capsule_tangent_realloc(void *Shadow, uint64_t Bytes) {
 extern "C" void __capsule_tangent_free(void *Shadow) {
   if (Shadow && !inTangentSink(Shadow))
     std::free(Shadow);
+}
+
+extern "C" void *__capsule_tangent_of_sink_place(const void *Place) {
+  return capsule::sinkPlace(usedSink(PlaceTangentSink), Place);
+}
+
+extern "C" void __capsule_tangent_sink_fill_places(void *Twin, const void *Src,
+                                                   uint64_t Bytes) {
+  fillPlaces(Twin, Src, Bytes, [](const void *P) {
+    return __capsule_tangent_of_sink_place(__capsule_sink_of(P));
+  });
+}
+
+extern "C" void __capsule_defer_tangent_free(void *Shadow) {
+  if (Shadow && !inTangentSink(Shadow))
+    __capsule_defer_free(Shadow);
 }

@@ -26,16 +26,21 @@
 // Zero-initialized, so the very first push of a thread takes the slow path.
 __thread capsule_tape_state __capsule_tape
     __attribute__((tls_model("initial-exec")));
+__thread capsule_tape_state __capsule_tangent_tape
+    __attribute__((tls_model("initial-exec")));
 
 namespace {
 
 // Header in front of a chunk's bytes; 16-byte aligned so records are too.
 struct alignas(16) Chunk {
-  Chunk *Below;        // the chunk under this one, null for the bottom chunk
-  char *BelowTop;      // Below's top when this chunk was started
-  char *End;           // usable end: capacity capped at the limit's room
-  uint64_t Capacity;   // bytes allocated after the header
-  uint64_t BytesBelow; // bytes in use in all chunks below
+  Chunk *Below;           // the chunk under this one, null for the bottom chunk
+  char *BelowTop;         // Below's top when this chunk was started
+  char *End;              // usable end: capacity capped at the limit's room
+  uint64_t Capacity;      // bytes allocated after the header
+  uint64_t BytesBelow;    // bytes in use in all chunks below
+  uint64_t CapacityBelow; // capacity of all chunks below
+  char *Twin; // Capacity bytes for the tangents of the records (forward
+              // mode over a gradient), null until first needed
 
   char *begin() { return reinterpret_cast<char *>(this + 1); }
 };
@@ -51,6 +56,10 @@ struct ThreadTape {
   Chunk *Free;
   uint64_t FreeBytes;
   uint64_t Peak;
+  // The capacity of the chunks in use at the peak: what the next call of
+  // the same size needs kept (more than Peak, by the tails of chunks a
+  // record did not fit in).
+  uint64_t PeakCapacity;
   capsule::TapeChunkCounts Chunks;
   bool CleanupRegistered;
 };
@@ -81,6 +90,7 @@ Chunk *allocateChunk(ThreadTape &T, uint64_t Capacity) {
   if (!C)
     failAllocation(Capacity);
   C->Capacity = Capacity;
+  C->Twin = nullptr;
   ++T.Chunks.Allocated;
   ++T.Chunks.Held;
   return C;
@@ -89,6 +99,7 @@ Chunk *allocateChunk(ThreadTape &T, uint64_t Capacity) {
 void freeChunk(ThreadTape &T, Chunk *C) {
   if (!C)
     return;
+  std::free(C->Twin);
   std::free(C);
   --T.Chunks.Held;
 }
@@ -189,6 +200,8 @@ extern "C" void *__capsule_tape_push_slow(uint64_t N) {
   C->Below = Below;
   C->BelowTop = BelowTop;
   C->BytesBelow = InUse;
+  C->CapacityBelow = Below ? Below->CapacityBelow + Below->Capacity : 0;
+  T.PeakCapacity = std::max(T.PeakCapacity, C->CapacityBelow + C->Capacity);
   C->End = C->begin() + std::min(C->Capacity, Room);
   __capsule_tape = {C->begin() + N, C->End, C->begin()};
   T.Peak = std::max(T.Peak, InUse + N);
@@ -210,6 +223,23 @@ extern "C" void *__capsule_tape_pop_slow(uint64_t N) {
   return Record;
 }
 
+extern "C" void *__capsule_tangent_tape_mirror(void *Record) {
+  Chunk *C = currentChunk();
+  if (!C) {
+    __capsule_tangent_tape = capsule_tape_state{};
+    return nullptr;
+  }
+  if (!C->Twin) {
+    C->Twin = static_cast<char *>(std::malloc(C->Capacity));
+    if (!C->Twin)
+      failAllocation(C->Capacity);
+  }
+  auto TwinOf = [C](char *P) { return C->Twin + (P - C->begin()); };
+  __capsule_tangent_tape = {TwinOf(__capsule_tape.top),
+                            TwinOf(__capsule_tape.chunk_end), C->Twin};
+  return Record ? TwinOf(static_cast<char *>(Record)) : nullptr;
+}
+
 namespace capsule {
 
 uint64_t tapeBytesInUse() { return bytesInUse(currentChunk()); }
@@ -220,8 +250,9 @@ void tapeReset() {
   // Keep what the previous call needed (a repeated gradient reuses it), and
   // at least one chunk; a one-off large call does not pin its memory past
   // the next call.
-  trimFree(T, std::max(T.Peak, ChunkBytes.load()));
+  trimFree(T, std::max(T.PeakCapacity, ChunkBytes.load()));
   T.Peak = 0;
+  T.PeakCapacity = 0;
 }
 
 void tapeRecordPeak() {
@@ -234,6 +265,7 @@ void tapeFree() {
   releaseStack(T, currentChunk());
   trimFree(T, 0);
   T.Peak = 0;
+  T.PeakCapacity = 0;
 }
 
 uint64_t tapePeakBytes() { return ThisThread.Peak; }

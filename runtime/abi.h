@@ -366,6 +366,33 @@ void *__capsule_tangent_realloc(void *shadow, uint64_t bytes);
 // tangent sink are left alone.
 void __capsule_tangent_free(void *shadow);
 
+// Forward mode over a gradient (lib/Forward, Hessian-vector products). The
+// outer call differentiates the inner gradient's generated code, whose tape
+// records and shadows are its primal memory: every tape chunk gets a twin
+// chunk of the same capacity, and __capsule_tangent_tape mirrors
+// __capsule_tape over the twins, so that the tangent of a record is at the
+// same offset in the twin chunk. The inner code's shadow blocks get twins
+// from the same shadow functions (the calls on them are linear in the
+// contents, or bookkeeping the twins must follow too).
+extern __thread capsule_tape_state __capsule_tangent_tape;
+// After the tape moved to another chunk (a slow push or pop, or a gradient
+// call's start): points __capsule_tangent_tape at the current chunk's twin
+// (allocated on first use, kept with the chunk) and returns the twin of
+// `record` (null for null).
+void *__capsule_tangent_tape_mirror(void *record);
+// The tangent of a place in the sink (the adjoint of memory without
+// shadows, written by the inner gradient): the same place in a tangent sink
+// of its own, which reads as zero at the start of every forward-mode call.
+void *__capsule_tangent_of_sink_place(const void *place);
+// twin[i] = src[i] ? tangent_of_sink_place(sink_of(src[i])) : 0 for the
+// bytes / 8 pointers at src: the twin of __capsule_sink_fill.
+void __capsule_tangent_sink_fill_places(void *twin, const void *src,
+                                        uint64_t bytes);
+// The twin of __capsule_defer_free: the tangent block of a block whose free
+// the gradient postponed, freed with it (null and places in a tangent sink
+// are left alone).
+void __capsule_defer_tangent_free(void *shadow);
+
 #ifdef __cplusplus
 }
 #endif

@@ -81,7 +81,8 @@ bool ActivityInfo::hasShadow(const Value *V) const {
   if (auto *A = dyn_cast<Argument>(V))
     return Sig.Args[A->getArgNo()] == ArgActivity::Dup;
   if (auto *C = dyn_cast<Constant>(V))
-    return V->getType()->isPointerTy() && constantHasShadow(C);
+    return V->getType()->isPointerTy() &&
+           (constantHasShadow(C) || (Sig.Tangent && isTapeHeader(C)));
   return Shadowed.contains(V);
 }
 
@@ -108,10 +109,16 @@ bool ActivityInfo::shadowSource(const Instruction &I) const {
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     // An inner forward-mode call's tangent blocks (nested differentiation).
     std::optional<NestedRuntime> Nested = nestedRuntimeCall(*Call);
+    // An inner gradient's tape records and shadow blocks (forward over
+    // reverse).
     if (Nested == NestedRuntime::TangentAlloc ||
         Nested == NestedRuntime::TangentRealloc ||
         Nested == NestedRuntime::SinkOf ||
-        Nested == NestedRuntime::NestedSinkOf)
+        Nested == NestedRuntime::NestedSinkOf ||
+        Nested == NestedRuntime::TapeSlowPath ||
+        Nested == NestedRuntime::ShadowAlloc ||
+        Nested == NestedRuntime::ShadowRealloc ||
+        Nested == NestedRuntime::PlaceOf)
       return true;
     switch (classifyCall(*Call).Kind) {
     case CalleeKind::Alloc:

@@ -1,6 +1,7 @@
 //===- CallClassifier.cpp - What a call means to differentiation ----------===//
 #include "Analysis/CallClassifier.h"
 #include "Support/LibraryOutputs.h"
+#include "Support/MarkerCalls.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -195,6 +196,10 @@ static bool hasNoDerivative(StringRef Name) {
       // growing the frame stack, sizing a block to reallocate.
       .Cases("__capsule_journal_write", "__capsule_journal_barrier",
              "__capsule_frame_grow", "__capsule_arena_usable_size", true)
+      // Generated dispatch stopping at a target without a derivative, and
+      // the bookkeeping of an inner gradient call (nested differentiation).
+      .Cases("__capsule_unknown_call_target", "__capsule_gradient_forward_done",
+             "__capsule_gradient_end", true)
       // Replay of non-deterministic calls' results (ReplayCalls.h).
       .Cases("__capsule_replay_pending", "__capsule_replay_take",
              "__capsule_replay_take_f64", "__capsule_replay_take_f32", true)
@@ -225,7 +230,27 @@ std::optional<NestedRuntime> nestedRuntimeCall(const CallBase &Call) {
       .Cases("__capsule_tangent_nested_sink_fill",
              "__capsule_tangent_sink_fill_twin", NestedRuntime::NestedSinkFill)
       .Case("__capsule_gradient_begin", NestedRuntime::GradientCall)
+      .Cases("__capsule_tape_push_slow", "__capsule_tape_pop_slow",
+             NestedRuntime::TapeSlowPath)
+      .Case("__capsule_shadow_alloc", NestedRuntime::ShadowAlloc)
+      .Case("__capsule_shadow_realloc", NestedRuntime::ShadowRealloc)
+      .Cases("__capsule_realloc_adjoint_f64", "__capsule_realloc_adjoint_f32",
+             "__capsule_shadow_note_free", "__capsule_shadow_release",
+             "__capsule_shadow_free", NestedRuntime::ShadowUpdate)
+      .Cases("__capsule_copy_adjoint_f64", "__capsule_copy_adjoint_f32",
+             NestedRuntime::CopyAdjoint)
+      .Case("__capsule_defer_free", NestedRuntime::DeferFree)
+      .Case("__capsule_sink_of", NestedRuntime::PlaceOf)
+      .Case("__capsule_sink_fill", NestedRuntime::PlaceFill)
+      .Cases("__capsule_tangent_tape_mirror", "__capsule_tangent_of_sink_place",
+             "__capsule_tangent_sink_fill_places",
+             "__capsule_defer_tangent_free", NestedRuntime::OverGradient)
       .Default(std::nullopt);
+}
+
+bool isTapeHeader(const Value *V) {
+  auto *G = dyn_cast<GlobalVariable>(V);
+  return G && G->isThreadLocal() && G->getName() == "__capsule_tape";
 }
 
 CalleeInfo classifyCall(const CallBase &Call) {
@@ -277,6 +302,21 @@ bool isAllocatedInside(const Value *Object) {
          Kind == CalleeKind::AlignedAlloc;
 }
 
+/// Whether \p Target's address reaches the program other than as the
+/// function a marker call differentiates (which names it, but does not
+/// call it through a pointer, and is gone once lowered).
+static bool addressEscapesMarkers(const Function &Target) {
+  return any_of(Target.uses(), [](const Use &U) {
+    auto *Call = dyn_cast<CallBase>(U.getUser());
+    // A marker may be declared with several types (one per result type),
+    // so the callee is not getCalledFunction().
+    auto *Callee =
+        Call ? dyn_cast<Function>(Call->getCalledOperand()->stripPointerCasts())
+             : nullptr;
+    return !Callee || !markerKind(*Callee) || !Call->isArgOperand(&U);
+  });
+}
+
 SmallVector<Function *, 4> indirectCallTargets(Module &M, FunctionType *FT,
                                                bool IncludeDeclarations) {
   SmallVector<Function *, 4> Targets;
@@ -286,7 +326,7 @@ SmallVector<Function *, 4> indirectCallTargets(Module &M, FunctionType *FT,
         F.hasAddressTaken(nullptr, /*IgnoreCallbackUses=*/false,
                           /*IgnoreAssumeLikeCalls=*/true,
                           /*IgnoreLLVMUsed=*/true) &&
-        !F.getName().contains(".capsule."))
+        !F.getName().contains(".capsule.") && addressEscapesMarkers(F))
       Targets.push_back(&F);
   return Targets;
 }

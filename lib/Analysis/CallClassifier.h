@@ -94,9 +94,22 @@ enum class NestedRuntime {
   SinkFill,       ///< (shadow, src, bytes): places for src's pointers
   NestedSinkOf,   ///< a place in a nested level's tangent sink
   NestedSinkFill, ///< (shadow, src, bytes) in a nested level's sink
-  GradientCall    ///< begins a reverse-mode gradient call
+  GradientCall,   ///< begins a reverse-mode gradient call
+  TapeSlowPath,   ///< a push or pop that moves the tape to another chunk
+  ShadowAlloc,    ///< a zeroed shadow block (bytes)
+  ShadowRealloc,  ///< (old shadow, bytes): a new shadow with its contents
+  ShadowUpdate,   ///< (shadows...): bookkeeping of shadow blocks
+  CopyAdjoint,    ///< (dsrc, ddst, bytes): dsrc += ddst, ddst = 0
+  DeferFree,      ///< (block): free postponed to the gradient's end
+  PlaceOf,        ///< a place in the gradient's sink
+  PlaceFill,      ///< (shadow, src, bytes): places for src's pointers
+  OverGradient    ///< left by forward mode over a gradient
 };
 std::optional<NestedRuntime> nestedRuntimeCall(const llvm::CallBase &Call);
+
+/// Whether \p V is the gradient tape's header (runtime/abi.h): forward mode
+/// over a gradient gives it a twin, the tangent tape.
+bool isTapeHeader(const llvm::Value *V);
 
 /// A stack slot or heap block allocated by the function being
 /// differentiated (an alloca, or a malloc-like call): no memory that existed

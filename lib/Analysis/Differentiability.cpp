@@ -101,10 +101,15 @@ std::string DifferentiabilityChecks::whyNoDerivative(const CallBase &Call,
                : "indirect call of a variadic function type receives "
                  "active data";
   std::string Name = "'" + displayName(*Callee) + "'";
+  if (markerKind(*Callee) == MarkerKind::AutodiffCheckpointed)
+    return "a checkpointed gradient inside differentiated code (nested "
+           "differentiation, such as a Hessian-vector product over "
+           "__capsule_autodiff_checkpointed) is not supported yet; use "
+           "__capsule_autodiff there";
   if (markerKind(*Callee))
     return "a derivative call inside differentiated code that cannot be "
-           "lowered first (it differentiates a function that reaches it, or "
-           "it is checkpointed) is not supported";
+           "lowered first (it differentiates a function that reaches it) is "
+           "not supported";
   if (Callee->isVarArg() && !Callee->isDeclaration())
     return "call to the variadic function " + Name +
            " with active data; variadic functions cannot be "
@@ -120,10 +125,25 @@ std::optional<std::string>
 DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
   switch (Kind) {
   case NestedRuntime::GradientCall:
+  case NestedRuntime::TapeSlowPath:
+  case NestedRuntime::ShadowAlloc:
+  case NestedRuntime::ShadowRealloc:
+  case NestedRuntime::ShadowUpdate:
+  case NestedRuntime::CopyAdjoint:
+  case NestedRuntime::DeferFree:
+  case NestedRuntime::PlaceOf:
+  case NestedRuntime::PlaceFill:
+    if (Forward)
+      return std::nullopt;
     return std::string(
-        "a gradient call inside differentiated code (nested "
-        "differentiation): forward over reverse and reverse over reverse "
-        "are not supported yet");
+        "a gradient call inside code differentiated in reverse mode "
+        "(reverse over reverse) is not supported yet; for second "
+        "derivatives use forward mode over the gradient "
+        "(__enzyme_fwddiff of a function that calls __enzyme_autodiff)");
+  case NestedRuntime::OverGradient:
+    return std::string(
+        "differentiating a forward-mode derivative of a gradient (a third "
+        "level over reverse mode) is not supported yet");
   case NestedRuntime::SinkOf:
   case NestedRuntime::SinkFill:
     return std::nullopt;

@@ -54,6 +54,9 @@ void TangentGenerator::tangentCall(CallBase &Call) {
       B.CreateCall(D.abi().tangentFree(), {Shadow});
     return;
   case CalleeKind::PointerCast:
+    if (auto *TLS = dyn_cast_or_null<GlobalVariable>(twin(Arg(0)));
+        TLS && TLS->isThreadLocal())
+      return setTwin(&Call, B.CreateThreadLocalAddress(TLS));
     return setTwin(&Call, twin(Arg(0)));
   case CalleeKind::NoDerivative:
     return zeroLibraryOutputs(Call);
@@ -102,6 +105,74 @@ void TangentGenerator::tangentNestedRuntime(CallBase &Call,
   case NestedRuntime::TangentFree:
     if (Value *Shadow = shadowOf(Arg(0)))
       B.CreateCall(D.abi().tangentFree(), {Shadow});
+    return;
+  default:
+    return tangentGradientRuntime(Call, Kind);
+  }
+}
+
+/// What an inner gradient call left in the code (forward over reverse, the
+/// Hessian-vector product): its tape records and shadow blocks are memory
+/// like any other to this call, with twins of their own (runtime/abi.h).
+/// The tangent tape follows the tape's chunks; a shadow block's twin is a
+/// shadow block too, and the calls that update shadows (linear in their
+/// contents, or bookkeeping that frees them) update the twins alike.
+void TangentGenerator::tangentGradientRuntime(CallBase &Call,
+                                              NestedRuntime Kind) {
+  auto Arg = [&](unsigned K) { return Call.getArgOperand(K); };
+  auto *Clone = cast<CallBase>(primal(&Call));
+  IRBuilder<> B = after(Call);
+  // The same call on the twins, where a pointer argument has one; the
+  // others get a place in the tangent sink, or null for calls that read
+  // shadow blocks' headers.
+  auto SameCallOnTwins = [&](bool SinkForMissing) {
+    if (none_of(Call.args(), [&](Value *A) {
+          return A->getType()->isPointerTy() && shadowOf(A);
+        }))
+      return;
+    SmallVector<Value *, 3> Args;
+    for (Value *A : Call.args()) {
+      if (!A->getType()->isPointerTy())
+        Args.push_back(primal(A));
+      else if (Value *Twin = shadowOf(A))
+        Args.push_back(Twin);
+      else
+        Args.push_back(SinkForMissing ? twinOrSink(B, A)
+                                      : Constant::getNullValue(A->getType()));
+    }
+    B.CreateCall(Clone->getFunctionType(), Clone->getCalledOperand(), Args);
+  };
+  switch (Kind) {
+  case NestedRuntime::GradientCall:
+    B.CreateCall(D.abi().tangentTapeMirror(),
+                 {ConstantPointerNull::get(B.getPtrTy())});
+    return;
+  case NestedRuntime::TapeSlowPath:
+    return setTwin(&Call, B.CreateCall(D.abi().tangentTapeMirror(), {Clone}));
+  case NestedRuntime::ShadowAlloc:
+    return setTwin(&Call,
+                   B.CreateCall(D.abi().shadowAlloc(), {primal(Arg(0))}));
+  case NestedRuntime::ShadowRealloc: {
+    Value *Old = shadowOf(Arg(0));
+    return setTwin(
+        &Call, B.CreateCall(D.abi().shadowRealloc(),
+                            {Old ? Old : Constant::getNullValue(B.getPtrTy()),
+                             primal(Arg(1))}));
+  }
+  case NestedRuntime::ShadowUpdate:
+    return SameCallOnTwins(/*SinkForMissing=*/false);
+  case NestedRuntime::CopyAdjoint:
+    return SameCallOnTwins(/*SinkForMissing=*/true);
+  case NestedRuntime::DeferFree:
+    if (Value *Twin = twin(Arg(0)))
+      B.CreateCall(D.abi().deferTangentFree(), {Twin});
+    return;
+  case NestedRuntime::PlaceOf:
+    return setTwin(&Call, B.CreateCall(D.abi().tangentOfSinkPlace(), {Clone}));
+  case NestedRuntime::PlaceFill:
+    if (Value *Shadow = shadowOf(Arg(0)))
+      B.CreateCall(D.abi().tangentSinkFillPlaces(),
+                   {Shadow, primal(Arg(1)), primal(Arg(2))});
     return;
   default:
     llvm_unreachable("refused before the tangent function was generated");

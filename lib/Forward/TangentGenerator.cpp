@@ -40,7 +40,7 @@ Value *TangentGenerator::primal(Value *V) {
 
 Value *TangentGenerator::twin(Value *V) {
   if (auto *C = dyn_cast<Constant>(V))
-    return D.shadowOfConstant(C);
+    return isTapeHeader(C) ? D.abi().tangentTape() : D.shadowOfConstant(C);
   return Twins.lookup(V);
 }
 

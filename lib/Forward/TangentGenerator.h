@@ -55,6 +55,7 @@ private:
   void tangentAllocation(llvm::CallBase &Call, CalleeKind Kind);
   void zeroLibraryOutputs(llvm::CallBase &Call);
   void tangentNestedRuntime(llvm::CallBase &Call, NestedRuntime Kind);
+  void tangentGradientRuntime(llvm::CallBase &Call, NestedRuntime Kind);
 
   /// The clone of primal value \p V.
   llvm::Value *primal(llvm::Value *V);

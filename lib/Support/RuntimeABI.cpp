@@ -390,6 +390,31 @@ FunctionCallee RuntimeABI::tangentFree() {
   return function("__capsule_tangent_free", Type::getVoidTy(C), {Ptr});
 }
 
+GlobalVariable *RuntimeABI::tangentTape() {
+  return threadLocal("__capsule_tangent_tape", TapeTy);
+}
+
+FunctionCallee RuntimeABI::tangentTapeMirror() {
+  Type *Ptr = PointerType::getUnqual(M.getContext());
+  return function("__capsule_tangent_tape_mirror", Ptr, {Ptr});
+}
+
+FunctionCallee RuntimeABI::tangentOfSinkPlace() {
+  Type *Ptr = PointerType::getUnqual(M.getContext());
+  return function("__capsule_tangent_of_sink_place", Ptr, {Ptr});
+}
+
+FunctionCallee RuntimeABI::tangentSinkFillPlaces() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_tangent_sink_fill_places", Type::getVoidTy(C),
+                  {Ptr, Ptr, Type::getInt64Ty(C)});
+}
+
+FunctionCallee RuntimeABI::deferTangentFree() {
+  return onShadow("__capsule_defer_tangent_free");
+}
+
 FunctionCallee RuntimeABI::rootFrame() {
   Type *Ptr = PointerType::getUnqual(M.getContext());
   return function("__capsule_root_frame", Ptr, {Ptr});

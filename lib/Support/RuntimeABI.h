@@ -127,6 +127,19 @@ public:
   llvm::FunctionCallee tangentRealloc();
   /// void (ptr tangent block).
   llvm::FunctionCallee tangentFree();
+
+  // Forward mode over a gradient (the last part of runtime/abi.h).
+
+  /// The tape header's twin: the tangent tape (initial-exec TLS).
+  llvm::GlobalVariable *tangentTape();
+  /// ptr (ptr record): after the tape changed chunks, the twin of record.
+  llvm::FunctionCallee tangentTapeMirror();
+  /// ptr (ptr place in the sink): its tangent.
+  llvm::FunctionCallee tangentOfSinkPlace();
+  /// void (ptr twin, ptr src, i64 bytes): the twin of sinkFill().
+  llvm::FunctionCallee tangentSinkFillPlaces();
+  /// void (ptr tangent block): the twin of deferFree().
+  llvm::FunctionCallee deferTangentFree();
   /// ptr (ptr entry).
   llvm::FunctionCallee rootFrame();
   /// i64 (ptr entry, ptr frame).

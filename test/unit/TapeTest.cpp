@@ -139,6 +139,24 @@ TEST_F(TapeTest, ChunksAreKeptForTheNextCallAndTrimmedAfterIt) {
   EXPECT_EQ(tapeChunkCounts().Held, 0u);
 }
 
+// Records that leave the tail of each chunk unused: the chunks the call
+// needed hold more than its peak in bytes, and all of them are kept.
+TEST_F(TapeTest, ChunksWithUnusedTailsAreKeptForTheNextCall) {
+  auto Call = [] {
+    for (int I = 0; I != 20; ++I)
+      tapePush(100); // two per chunk, 56 bytes left over
+    tapeRecordPeak();
+    for (int I = 0; I != 20; ++I)
+      tapePop(100);
+    tapeReset();
+  };
+  Call();
+  uint64_t Allocated = tapeChunkCounts().Allocated;
+  Call();
+  EXPECT_EQ(tapeChunkCounts().Allocated, Allocated);
+  EXPECT_EQ(tapeChunkCounts().Held, 10u);
+}
+
 TEST_F(TapeTest, EmptyChunkIsNotLeftBelowALargerOne) {
   fill(tapePush(200), 1, 200);
   tapePush(100);  // starts a second chunk...
@@ -210,6 +228,65 @@ TEST_F(TapeTest, EachThreadHasItsOwnTape) {
   EXPECT_TRUE(Intact[1]);
   EXPECT_EQ(tapeBytesInUse(), 100u);
   EXPECT_TRUE(holds(tapePop(100), 7, 100));
+}
+
+// Forward mode over a gradient: generated code pushes and pops on the tape
+// and its twin alike, inline, and mirrors the tangent tape after each slow
+// path (abi.h).
+struct RecordAndTwin {
+  void *Record, *Twin;
+};
+
+RecordAndTwin pushBoth(uint64_t N) {
+  capsule_tape_state &T = __capsule_tape, &U = __capsule_tangent_tape;
+  if (T.chunk_end - T.top < static_cast<int64_t>(N)) {
+    void *Record = __capsule_tape_push_slow(N);
+    return {Record, __capsule_tangent_tape_mirror(Record)};
+  }
+  RecordAndTwin R{T.top, U.top};
+  T.top += N;
+  U.top += N;
+  return R;
+}
+
+RecordAndTwin popBoth(uint64_t N) {
+  capsule_tape_state &T = __capsule_tape, &U = __capsule_tangent_tape;
+  if (T.top == T.chunk_begin) {
+    void *Record = __capsule_tape_pop_slow(N);
+    return {Record, __capsule_tangent_tape_mirror(Record)};
+  }
+  T.top -= N;
+  U.top -= N;
+  return {T.top, U.top};
+}
+
+TEST_F(TapeTest, TwinRecordsFollowTheirRecordsAcrossChunks) {
+  std::vector<size_t> Sizes = mixedSizes(2000);
+  for (int Round = 0; Round != 2; ++Round) { // the second reuses chunks
+    tapeReset();
+    EXPECT_EQ(__capsule_tangent_tape_mirror(nullptr), nullptr);
+    std::vector<size_t> Stack;
+    auto PopAndCheck = [&] {
+      size_t Top = Stack.back();
+      Stack.pop_back();
+      RecordAndTwin R = popBoth(Sizes[Top]);
+      ASSERT_TRUE(holds(R.Record, Top, Sizes[Top])) << "record " << Top;
+      ASSERT_TRUE(holds(R.Twin, Top + 5000, Sizes[Top])) << "twin " << Top;
+    };
+    for (size_t I = 0; I != Sizes.size(); ++I) {
+      RecordAndTwin R = pushBoth(Sizes[I]);
+      ASSERT_NE(R.Twin, nullptr);
+      ASSERT_NE(R.Twin, R.Record);
+      fill(R.Record, I, Sizes[I]);
+      fill(R.Twin, I + 5000, Sizes[I]);
+      Stack.push_back(I);
+      for (int Pop = 0; I % 3 == 2 && Pop != 2; ++Pop)
+        PopAndCheck();
+    }
+    while (!Stack.empty())
+      PopAndCheck();
+  }
+  EXPECT_EQ(tapeBytesInUse(), 0u);
 }
 
 // The limit counts pushed bytes exactly, whatever the chunk size.
