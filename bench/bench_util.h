@@ -445,6 +445,35 @@ static inline int bench_verify_zero(const char *label, const char *what,
   return bad;
 }
 
+/* Pairs of arrays whose dot products a check sums (one per differentiated
+ * input). */
+typedef struct bench_dot {
+  long n;
+  const double *a, *b;
+} bench_dot;
+
+/* `value` must equal the sum of the pairs' dot products up to rounding:
+ * both are exact derivatives of the same code, summed in different orders,
+ * so the tolerance is relative to the sum of the terms' magnitudes. */
+static inline int bench_verify_dot(const char *label, const char *value_name,
+                                   double value, const char *dot_name,
+                                   const bench_dot *p, int count, double tol) {
+  double dot = 0, scale = 0;
+  for (int k = 0; k < count; k++)
+    for (long i = 0; i < p[k].n; i++) {
+      dot += p[k].a[i] * p[k].b[i];
+      scale += fabs(p[k].a[i] * p[k].b[i]);
+    }
+  double rel = fabs(value - dot) / (scale > 0 ? scale : 1.0);
+  int bad = !(rel <= tol) || !(scale > 0);
+  printf("verify %s: %s %.17g, %s %.17g, difference %.1e of the terms' "
+         "sum: %s\n",
+         label, value_name, value, dot_name, dot, rel,
+         bad ? "FAILED" : "passed");
+  fflush(stdout);
+  return bad;
+}
+
 /* Indices to check in an array of n: first, last, and `extra` random ones. */
 static inline int bench_pick(bench_rng *r, long n, long *out, int extra) {
   int c = 0;

@@ -13,14 +13,6 @@
 #include "mlp_bench.h"
 #include "rk4_bench.h"
 
-/* One differentiated input: its reverse-mode gradient and the direction. */
-typedef struct direction {
-  const char *name;
-  long n;
-  const double *gradient;
-  double *tangent;
-} direction;
-
 static double *random_direction(bench_rng *r, long n) {
   double *d = bench_alloc(n);
   for (long i = 0; i < n; i++)
@@ -28,24 +20,12 @@ static double *random_direction(bench_rng *r, long n) {
   return d;
 }
 
-/* The tangent must equal gradient . direction up to rounding: both are
- * exact derivatives of the same code, summed in different orders, so the
- * tolerance is relative to the sum of the terms' magnitudes. */
+/* The tangent against the reverse-mode gradient dotted with the direction
+ * (pairs of gradient and direction). */
 static int verify_tangent(const char *label, double tangent,
-                          const direction *d, int count) {
-  double want = 0, scale = 0;
-  for (int a = 0; a < count; a++)
-    for (long i = 0; i < d[a].n; i++) {
-      want += d[a].gradient[i] * d[a].tangent[i];
-      scale += fabs(d[a].gradient[i] * d[a].tangent[i]);
-    }
-  double rel = fabs(tangent - want) / (scale > 0 ? scale : 1.0);
-  int bad = !(rel <= 1e-10) || !(scale > 0);
-  printf("verify %s: tangent %.17g, gradient . direction %.17g, "
-         "difference %.1e of the terms' sum: %s\n",
-         label, tangent, want, rel, bad ? "FAILED" : "passed");
-  fflush(stdout);
-  return bad;
+                          const bench_dot *d, int count) {
+  return bench_verify_dot(label, "tangent", tangent, "gradient . direction",
+                          d, count, 1e-10);
 }
 
 static void report(const char *label, void (*primal)(void *),
@@ -87,9 +67,9 @@ static int gmm_forward(bench_rng *r) {
   g.t_alphas = random_direction(r, g.c.n_alphas);
   g.t_means = random_direction(r, g.c.n_means);
   g.t_icf = random_direction(r, g.c.n_icf);
-  direction dirs[] = {{"alphas", g.c.n_alphas, g.c.d_alphas, g.t_alphas},
-                      {"means", g.c.n_means, g.c.d_means, g.t_means},
-                      {"icf", g.c.n_icf, g.c.d_icf, g.t_icf}};
+  bench_dot dirs[] = {{g.c.n_alphas, g.c.d_alphas, g.t_alphas},
+                      {g.c.n_means, g.c.d_means, g.t_means},
+                      {g.c.n_icf, g.c.d_icf, g.t_icf}};
   fails += verify_tangent(label, gmm_tangent_value(&g), dirs, 3);
   if (!fails)
     report(label, gmm_primal, gmm_tangent, &g);
@@ -131,7 +111,7 @@ static int mlp_forward(bench_rng *r) {
   int fails = mlp_verify(&f.c, label);
   f.t_params = random_direction(r, f.c.n_params);
   f.t_work = bench_alloc(f.c.n_work);
-  direction dirs[] = {{"params", f.c.n_params, f.c.d_params, f.t_params}};
+  bench_dot dirs[] = {{f.c.n_params, f.c.d_params, f.t_params}};
   fails += verify_tangent(label, mlp_tangent_value(&f), dirs, 1);
   if (!fails)
     report(label, mlp_primal, mlp_tangent, &f);
@@ -173,7 +153,7 @@ static int rk4_forward(bench_rng *r) {
   f.t_x0 = random_direction(r, n);
   f.t_F = random_direction(r, 1);
   f.t_work = bench_alloc(6 * n);
-  direction dirs[] = {{"x0", n, f.c.d_x0, f.t_x0}, {"F", 1, f.c.d_F, f.t_F}};
+  bench_dot dirs[] = {{n, f.c.d_x0, f.t_x0}, {1, f.c.d_F, f.t_F}};
   fails += verify_tangent(label, rk4_tangent_value(&f), dirs, 2);
   if (!fails)
     report(label, rk4_primal, rk4_tangent, &f);
@@ -216,8 +196,8 @@ static int lstm_forward(bench_rng *r) {
   f.t_main = random_direction(r, f.c.n_main);
   f.t_extra = random_direction(r, f.c.n_extra);
   f.t_state_work = bench_alloc(f.c.n_state);
-  direction dirs[] = {{"main_params", f.c.n_main, f.c.d_main, f.t_main},
-                      {"extra_params", f.c.n_extra, f.c.d_extra, f.t_extra}};
+  bench_dot dirs[] = {{f.c.n_main, f.c.d_main, f.t_main},
+                      {f.c.n_extra, f.c.d_extra, f.t_extra}};
   fails += verify_tangent(label, lstm_tangent_value(&f), dirs, 2);
   if (!fails)
     report(label, lstm_primal, lstm_tangent, &f);
