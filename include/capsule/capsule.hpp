@@ -52,13 +52,13 @@ void vector(const void *f, const double *x, std::size_t n, double *y,
                                std::span<double>(y, m));
 }
 
-// f'(x)·v by forward mode: differentiated again by hvp (reverse over
-// forward).
+// grad += ∇f(x) by reverse mode: differentiated again by hvp (forward over
+// reverse, which differentiates callables that allocate, such as ones with a
+// std::vector inside).
 template <class F>
-double directional(const void *f, const double *x, const double *v,
-                   std::size_t n) {
-  return __capsule_fwddiff<double>((void *)&scalar<F>, capsule_const, f,
-                                   capsule_dup, x, v, capsule_const, n);
+void gradientInto(const void *f, const double *x, double *grad, std::size_t n) {
+  __capsule_autodiff<void>((void *)&scalar<F>, capsule_const, f, capsule_dup, x,
+                           grad, capsule_const, n);
 }
 
 inline void requireSize(std::size_t Got, std::size_t Want, const char *What) {
@@ -86,10 +86,8 @@ void gradient(const F &f, std::span<const double> x, std::span<double> grad) {
   detail::requireDisjoint(grad, x, "capsule::gradient: grad overlaps x");
   const detail::Stored<F> &Fn = f;
   std::fill(grad.begin(), grad.end(), 0.0);
-  __capsule_autodiff<void>((void *)&detail::scalar<detail::Stored<F>>,
-                           capsule_const, static_cast<const void *>(&Fn),
-                           capsule_dup, x.data(), grad.data(), capsule_const,
-                           x.size());
+  detail::gradientInto<detail::Stored<F>>(static_cast<const void *>(&Fn),
+                                          x.data(), grad.data(), x.size());
 }
 
 /// f'(x)·v, the derivative of a scalar f along v, in one run of f.
@@ -125,8 +123,8 @@ void jvp(const F &f, std::span<const double> x, std::span<const double> v,
                           capsule_const, y.size());
 }
 
-/// hv = H(x)·v, the Hessian of a scalar f times v: reverse mode over
-/// forward mode, at a few times the cost of a gradient.
+/// hv = H(x)·v, the Hessian of a scalar f times v: forward mode over
+/// reverse mode, at a few times the cost of a gradient.
 template <class F>
 void hvp(const F &f, std::span<const double> x, std::span<const double> v,
          std::span<double> hv) {
@@ -137,11 +135,12 @@ void hvp(const F &f, std::span<const double> x, std::span<const double> v,
   detail::requireDisjoint(hv, x, "capsule::hvp: hv overlaps x");
   detail::requireDisjoint(hv, v, "capsule::hvp: hv overlaps v");
   const detail::Stored<F> &Fn = f;
+  std::vector<double> Grad(x.size(), 0.0);
   std::fill(hv.begin(), hv.end(), 0.0);
-  __capsule_autodiff<void>((void *)&detail::directional<detail::Stored<F>>,
-                           capsule_const, static_cast<const void *>(&Fn),
-                           capsule_dup, x.data(), hv.data(), capsule_const,
-                           v.data(), capsule_const, x.size());
+  __capsule_fwddiff<void>((void *)&detail::gradientInto<detail::Stored<F>>,
+                          capsule_const, static_cast<const void *>(&Fn),
+                          capsule_dup, x.data(), v.data(), capsule_dup,
+                          Grad.data(), hv.data(), capsule_const, x.size());
 }
 
 /// y = f(x) and its Jacobian, m × n row-major (jac[i * n + j] = dy_i/dx_j),

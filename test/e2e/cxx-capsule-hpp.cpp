@@ -1,4 +1,4 @@
-// capsule/capsule.hpp: gradient, jvp (scalar and vector), hvp, jacobian and hessian of lambdas with captures, function objects and plain functions over std::span, against closed forms and finite differences; sizes that do not match, and outputs that overlap inputs, throw std::invalid_argument. C++20, at -O0 and -O2.
+// capsule/capsule.hpp: gradient, jvp (scalar and vector), hvp, jacobian and hessian of lambdas with captures (one allocating a std::vector), function objects and plain functions over std::span, against closed forms and finite differences; sizes that do not match, and outputs that overlap inputs, throw std::invalid_argument. C++20, at -O0 and -O2.
 // RUN: %clangxx -std=c++20 -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clangxx -std=c++20 -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
 #include <capsule/capsule.hpp>
@@ -101,6 +101,26 @@ int main() {
   }
   check_vec_cf("gradient of a lambda with captures", g.data(), want.data(), 4);
   check_vec_cf("hvp of a lambda with captures", hv.data(), hvwant.data(), 4);
+
+  // A lambda with a std::vector inside (heap memory in the differentiated
+  // code): f(x) = sum_i (x_i x_{i+1})^2, cyclic.
+  auto products = [](std::span<const double> y) {
+    std::vector<double> p(y.size());
+    for (std::size_t i = 0; i < y.size(); ++i)
+      p[i] = y[i] * y[(i + 1) % y.size()];
+    double s = 0;
+    for (double e : p)
+      s += e * e;
+    return s;
+  };
+  capsule::hvp(products, x, v, hv);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t next = (i + 1) % n, prev = (i + n - 1) % n;
+    // d/dx_i = 2 x_i (x_next^2 + x_prev^2)
+    hvwant[i] = 2 * (x[next] * x[next] + x[prev] * x[prev]) * v[i] +
+                4 * x[i] * x[next] * v[next] + 4 * x[i] * x[prev] * v[prev];
+  }
+  check_vec_cf("hvp of a lambda that allocates", hv.data(), hvwant.data(), 4);
 
   // A function object: its parameters are constants.
   Weighted wf{{0.5, -1.0, 2.0}};
