@@ -189,6 +189,33 @@ bool checkpointEverything() {
   return Env && StringRef(Env) == "1";
 }
 
+/// Under CAPSULE_CHECKPOINT_ALL, the gradient calls made checkpointed by
+/// the setting (not by their marker) that take part in nested
+/// differentiation stay plain: those inside code another request
+/// differentiates, and those whose function itself calls a marker. A
+/// checkpointed gradient can be neither, and the setting must not turn a
+/// program that works (a Hessian-vector product) into one that is refused.
+void keepNestedGradientsPlain(
+    SmallVectorImpl<GradientRequest> &Pending,
+    SmallVectorImpl<GradientRequest> &MadeCheckpointed,
+    ArrayRef<GradientRequest> Checkpointed) {
+  SmallPtrSet<const Function *, 16> Differentiated, Containing;
+  for (ArrayRef<GradientRequest> Requests :
+       {ArrayRef<GradientRequest>(Pending),
+        ArrayRef<GradientRequest>(MadeCheckpointed), Checkpointed})
+    for (const GradientRequest &R : Requests) {
+      addReachable(*R.Sig.Fn, Differentiated);
+      Containing.insert(R.Call->getFunction());
+    }
+  erase_if(MadeCheckpointed, [&](GradientRequest &R) {
+    if (!Differentiated.contains(R.Call->getFunction()) &&
+        !reachesAny(*R.Sig.Fn, Containing))
+      return false;
+    Pending.push_back(std::move(R));
+    return true;
+  });
+}
+
 } // namespace
 
 PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
@@ -199,19 +226,24 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   Differentiator D(M, FAM);
-  SmallVector<GradientRequest, 8> Pending, Checkpointed;
+  SmallVector<GradientRequest, 8> Pending, Checkpointed, MadeCheckpointed;
   bool AllCheckpointed = checkpointEverything();
   for (MarkerCall &MC : Calls) {
     std::optional<GradientRequest> R = MC.Kind == MarkerKind::Fwddiff
                                            ? parseTangentRequest(*MC.Call)
                                            : parseGradientRequest(*MC.Call);
-    if (R)
-      (MC.Kind == MarkerKind::AutodiffCheckpointed ||
-               (MC.Kind == MarkerKind::Autodiff && AllCheckpointed)
-           ? Checkpointed
-           : Pending)
-          .push_back(std::move(*R));
+    if (!R)
+      continue;
+    if (MC.Kind == MarkerKind::AutodiffCheckpointed)
+      Checkpointed.push_back(std::move(*R));
+    else if (MC.Kind == MarkerKind::Autodiff && AllCheckpointed)
+      MadeCheckpointed.push_back(std::move(*R));
+    else
+      Pending.push_back(std::move(*R));
   }
+  keepNestedGradientsPlain(Pending, MadeCheckpointed, Checkpointed);
+  Checkpointed.append(std::make_move_iterator(MadeCheckpointed.begin()),
+                      std::make_move_iterator(MadeCheckpointed.end()));
   SmallPtrSet<CallBase *, 8> Erased;
   markNested(D, Pending, Checkpointed, Erased);
   SmallPtrSet<const Function *, 8> Differentiating;
