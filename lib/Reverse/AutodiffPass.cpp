@@ -107,6 +107,20 @@ void lowerRequest(Differentiator &D, const GradientRequest &R) {
     Call.replaceAllUsesWith(Result);
 }
 
+/// Adds the functions \p Requests differentiate, and all they reach.
+void addDifferentiated(ArrayRef<GradientRequest> Requests,
+                       SmallPtrSetImpl<const Function *> &Set) {
+  for (const GradientRequest &R : Requests)
+    addReachable(*R.Sig.Fn, Set);
+}
+
+/// Adds the functions that contain \p Requests' marker calls.
+void addContaining(ArrayRef<GradientRequest> Requests,
+                   SmallPtrSetImpl<const Function *> &Set) {
+  for (const GradientRequest &R : Requests)
+    Set.insert(R.Call->getFunction());
+}
+
 /// Takes from \p Pending the requests to lower now: those whose function
 /// reaches no marker call still to be lowered (NestingOrder.h). When none
 /// is (a marker inside the function it differentiates, or inside code a
@@ -116,10 +130,8 @@ SmallVector<GradientRequest, 8>
 takeInnermost(SmallVectorImpl<GradientRequest> &Pending,
               ArrayRef<GradientRequest> Checkpointed) {
   SmallPtrSet<const Function *, 8> Containing;
-  for (const GradientRequest &R : Pending)
-    Containing.insert(R.Call->getFunction());
-  for (const GradientRequest &R : Checkpointed)
-    Containing.insert(R.Call->getFunction());
+  addContaining(Pending, Containing);
+  addContaining(Checkpointed, Containing);
   SmallVector<GradientRequest, 8> Ready, Waiting;
   for (GradientRequest &R : Pending)
     (reachesAny(*R.Sig.Fn, Containing) ? Waiting : Ready)
@@ -139,10 +151,8 @@ void markNested(Differentiator &D, SmallVectorImpl<GradientRequest> &Pending,
                 ArrayRef<GradientRequest> Checkpointed,
                 SmallPtrSetImpl<CallBase *> &Erased) {
   SmallPtrSet<const Function *, 16> Differentiated;
-  for (const GradientRequest &R : Pending)
-    addReachable(*R.Sig.Fn, Differentiated);
-  for (const GradientRequest &R : Checkpointed)
-    addReachable(*R.Sig.Fn, Differentiated);
+  addDifferentiated(Pending, Differentiated);
+  addDifferentiated(Checkpointed, Differentiated);
   erase_if(Pending, [&](GradientRequest &R) {
     R.Nested = Differentiated.contains(R.Call->getFunction());
     const GlobalVariable *G =
@@ -199,14 +209,15 @@ void keepNestedGradientsPlain(
     SmallVectorImpl<GradientRequest> &Pending,
     SmallVectorImpl<GradientRequest> &MadeCheckpointed,
     ArrayRef<GradientRequest> Checkpointed) {
+  if (MadeCheckpointed.empty())
+    return;
   SmallPtrSet<const Function *, 16> Differentiated, Containing;
   for (ArrayRef<GradientRequest> Requests :
        {ArrayRef<GradientRequest>(Pending),
-        ArrayRef<GradientRequest>(MadeCheckpointed), Checkpointed})
-    for (const GradientRequest &R : Requests) {
-      addReachable(*R.Sig.Fn, Differentiated);
-      Containing.insert(R.Call->getFunction());
-    }
+        ArrayRef<GradientRequest>(MadeCheckpointed), Checkpointed}) {
+    addDifferentiated(Requests, Differentiated);
+    addContaining(Requests, Containing);
+  }
   erase_if(MadeCheckpointed, [&](GradientRequest &R) {
     if (!Differentiated.contains(R.Call->getFunction()) &&
         !reachesAny(*R.Sig.Fn, Containing))
