@@ -87,7 +87,7 @@ DiffSignature CheckpointedGradients::stageSignature(Function &Step,
 
 GlobalVariable *CheckpointedGradients::checkpointedEntry(Function &Root,
                                                          SeededResult Seed) {
-  GlobalVariable *&Entry = Entries[&Root];
+  GlobalVariable *&Entry = Entries[{&Root, Seed}];
   if (Entry)
     return Entry;
   const InterruptibleRoot &IR = Roots.lookup(&Root);
@@ -165,7 +165,12 @@ Value *CheckpointedGradients::lower(const GradientRequest &R) {
     Type *Ty = Arg->getType();
     Result = B.CreateInsertValue(Result, B.CreateLoad(Ty, Adjoint), Field++);
   }
-  return Result;
+  // The driver ends by running the root from its start once more, which
+  // leaves its result in the frame.
+  Value *Primal = R.ReturnPrimal ? B.CreateLoad(Root.getReturnType(),
+                                                Slot(Frame, H.ResultOffset))
+                                 : nullptr;
+  return reverseMarkerResult(B, R, Primal, Result);
 }
 
 } // namespace capsule

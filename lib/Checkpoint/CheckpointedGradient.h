@@ -29,8 +29,9 @@ public:
   bool prepare(llvm::ArrayRef<GradientRequest> Requests);
 
   /// Once \p D has run: emits, before \p R's call, the driver call that
-  /// computes the gradient; returns the adjoints of the out arguments (the
-  /// struct the reverse sweep of a plain gradient returns).
+  /// computes the gradient; returns what the marker returns
+  /// (reverseMarkerResult): the adjoints of the out arguments, after f's
+  /// result when the request asks for it.
   llvm::Value *lower(const GradientRequest &R);
 
 private:
@@ -41,7 +42,11 @@ private:
 
   Differentiator &D;
   llvm::DenseMap<llvm::Function *, InterruptibleRoot> Roots;
-  llvm::DenseMap<llvm::Function *, llvm::GlobalVariable *> Entries;
+  /// One entry per root and seed: a root's result may be seeded in one
+  /// request and constant (enzyme_const_return) in another.
+  llvm::DenseMap<std::pair<llvm::Function *, SeededResult>,
+                 llvm::GlobalVariable *>
+      Entries;
 };
 
 } // namespace capsule

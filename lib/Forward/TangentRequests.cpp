@@ -8,33 +8,23 @@ using namespace llvm;
 
 namespace capsule {
 
-/// Hands the tangent of the result to the caller in the form the parser
-/// checked: nothing, the value (a floating-point result converted to the
-/// marker's type; 0 for a function without an active result), or the sret
-/// slot.
-static Value *packTangent(IRBuilder<> &B, const GradientRequest &R,
-                          Value *Tangent) {
-  Type *RetTy = R.Call->getType();
-  if (R.ResultSlot) {
-    B.CreateStore(Tangent, R.ResultSlot);
-    return nullptr;
-  }
-  if (RetTy->isVoidTy())
-    return nullptr;
-  if (!Tangent)
-    return Constant::getNullValue(RetTy);
-  if (RetTy->isFloatingPointTy())
-    return B.CreateFPCast(Tangent, RetTy);
-  if (RetTy == Tangent->getType())
-    return Tangent;
-  // The ABI's coerced register type of an aggregate: read back from its
-  // memory image.
-  Function *Caller = B.GetInsertBlock()->getParent();
-  IRBuilder<> Entry(&Caller->getEntryBlock(),
-                    Caller->getEntryBlock().getFirstInsertionPt());
-  AllocaInst *Image = Entry.CreateAlloca(Tangent->getType());
-  B.CreateStore(Tangent, Image);
-  return B.CreateLoad(RetTy, Image);
+/// What the marker returns, from the tangent function's result \p Result
+/// ({result, tangent}, or the result alone when it has no tangent): the
+/// tangent, the result, both ({result, tangent}), or nothing.
+static Value *markerResult(IRBuilder<> &B, const GradientRequest &R,
+                           Value *Result) {
+  Type *RetTy = R.Sig.Fn->getReturnType();
+  bool HasTangent = Result->getType() != RetTy;
+  Value *Primal = HasTangent ? B.CreateExtractValue(Result, 0) : Result;
+  Value *Tangent = HasTangent ? B.CreateExtractValue(Result, 1) : nullptr;
+  if (!R.ReturnPrimal)
+    return R.ReturnTangent ? Tangent : nullptr;
+  if (!R.ReturnTangent)
+    return Primal;
+  auto *Ty = StructType::get(RetTy, RetTy);
+  Value *Pair = B.CreateInsertValue(PoisonValue::get(Ty), Primal, 0);
+  return B.CreateInsertValue(
+      Pair, Tangent ? Tangent : Constant::getNullValue(RetTy), 1);
 }
 
 /// A marker called with an invoke (inside a try block, or where a
@@ -68,11 +58,7 @@ void lowerTangentRequest(Differentiator &D, const GradientRequest &R) {
       Args.push_back(*Tangent++);
   CallInst *Result = B.CreateCall(Tan, Args);
   D.unbindShadowGlobals(B, SB);
-  Value *ResultTangent = nullptr;
-  if (Tan->getReturnType() != R.Sig.Fn->getReturnType())
-    ResultTangent = B.CreateExtractValue(Result, 1);
-  if (Value *V = packTangent(B, R, ResultTangent))
-    Call.replaceAllUsesWith(V);
+  replaceMarkerResult(B, R, markerResult(B, R, Result));
   if (auto *II = dyn_cast<InvokeInst>(&Call))
     unwindLikeMarker(*II, *Result);
 }

@@ -11,6 +11,7 @@
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
 #include "Support/MarkerCalls.h"
+#include "Support/MarkerOperands.h"
 #include "Support/NestingOrder.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -62,40 +63,17 @@ SmallVector<MarkerCall, 8> findMarkerCalls(Module &M) {
   return Calls;
 }
 
-/// Hands the adjoints of the out arguments (a struct, one field per out
-/// argument) to the caller in the form the parser checked: nothing, one
-/// value, the sret slot, or the ABI's coerced register type, which is read
-/// back from the struct's memory image.
-Value *packResult(IRBuilder<> &B, const GradientRequest &R, Value *Adjoints) {
-  Type *RetTy = R.Call->getType();
-  if (R.ResultSlot) {
-    B.CreateStore(Adjoints, R.ResultSlot);
-    return nullptr;
-  }
-  if (RetTy->isVoidTy())
-    return nullptr;
-  if (RetTy->isFloatingPointTy())
-    return Adjoints->getType()->getStructNumElements()
-               ? B.CreateFPCast(B.CreateExtractValue(Adjoints, 0), RetTy)
-               : ConstantFP::get(RetTy, 0.0);
-  Function *Caller = B.GetInsertBlock()->getParent();
-  IRBuilder<> Entry(&Caller->getEntryBlock(),
-                    Caller->getEntryBlock().getFirstInsertionPt());
-  AllocaInst *Image = Entry.CreateAlloca(Adjoints->getType());
-  B.CreateStore(Adjoints, Image);
-  return B.CreateLoad(RetTy, Image);
-}
-
 void lowerRequest(Differentiator &D, const GradientRequest &R) {
-  CallBase &Call = *R.Call;
   RuntimeABI &ABI = D.abi();
   Derivative Dv = D.get(R.Sig);
-  IRBuilder<> B(&Call);
+  IRBuilder<> B(R.Call);
   B.CreateCall(ABI.gradientBegin());
   Differentiator::ShadowBinding SB = D.bindShadowGlobals(B, R);
   SmallVector<Value *, 12> FwdArgs(R.Args.begin(), R.Args.end());
   FwdArgs.append(SB.Shadows.begin(), SB.Shadows.end());
-  B.CreateCall(Dv.Fwd, FwdArgs);
+  Value *Primal = B.CreateCall(Dv.Fwd, FwdArgs);
+  if (Primal->getType() != R.Sig.Fn->getReturnType())
+    Primal = B.CreateExtractValue(Primal, 0); // {result, its shadow}
   B.CreateCall(ABI.gradientForwardDone());
   SmallVector<Value *, 1> Seed;
   if (R.Sig.ActiveReturn)
@@ -103,8 +81,7 @@ void lowerRequest(Differentiator &D, const GradientRequest &R) {
   Value *Adjoints = B.CreateCall(Dv.Rev, Seed);
   D.unbindShadowGlobals(B, SB);
   B.CreateCall(ABI.gradientEnd());
-  if (Value *Result = packResult(B, R, Adjoints))
-    Call.replaceAllUsesWith(Result);
+  replaceMarkerResult(B, R, reverseMarkerResult(B, R, Primal, Adjoints));
 }
 
 /// Adds the functions \p Requests differentiate, and all they reach.
@@ -236,6 +213,8 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
     return PreservedAnalyses::all();
 
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  promoteMarkerOperands(
+      to_vector(map_range(Calls, [](MarkerCall &MC) { return MC.Call; })), FAM);
   Differentiator D(M, FAM);
   SmallVector<GradientRequest, 8> Pending, Checkpointed, MadeCheckpointed;
   bool AllCheckpointed = checkpointEverything();
@@ -281,8 +260,7 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (CheckpointedOk)
     for (GradientRequest &R : Checkpointed) {
       IRBuilder<> B(R.Call);
-      if (Value *Result = packResult(B, R, CG.lower(R)))
-        R.Call->replaceAllUsesWith(Result);
+      replaceMarkerResult(B, R, CG.lower(R));
     }
   for (MarkerCall &MC : Calls)
     if (!Erased.contains(MC.Call))

@@ -66,11 +66,22 @@ void warnRepeatedEffect(const Instruction &I, const Function &Origin,
   diagnoseAt(I, Origin, "in interruptible function", "", Why, DS_Warning);
 }
 
+/// Where the user wrote a call that inlining moved: a marker call that a
+/// header's functions make (<enzyme/enzyme>) is the user's call of them.
+static DebugLoc outermostLocation(const DebugLoc &Loc) {
+  if (!Loc)
+    return Loc;
+  const DILocation *L = Loc.get();
+  while (const DILocation *At = L->getInlinedAt())
+    L = At;
+  return DebugLoc(L);
+}
+
 void reportBadMarkerCall(const Instruction &Call, const Twine &Why) {
   std::string Msg =
       ("capsule: malformed call" + locationHint(Call) + ": " + Why).str();
-  Call.getContext().diagnose(
-      DiagnosticInfoUnsupported(*Call.getFunction(), Msg, Call.getDebugLoc()));
+  Call.getContext().diagnose(DiagnosticInfoUnsupported(
+      *Call.getFunction(), Msg, outermostLocation(Call.getDebugLoc())));
 }
 
 void reportUnimplementedApi(const Instruction *I, const Twine &Why) {

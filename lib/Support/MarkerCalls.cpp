@@ -25,8 +25,33 @@ static std::optional<ArgActivity> activityOfMarker(StringRef Name) {
       .Default(std::nullopt);
 }
 
+namespace {
+
+/// Enzyme's result markers: what a marker call returns.
+enum class ResultMarker { Primal, NoPrimal, Const, Active, Dup };
+
+} // namespace
+
+static std::optional<ResultMarker> resultMarkerNamed(StringRef Name) {
+  return StringSwitch<std::optional<ResultMarker>>(Name)
+      .Case("enzyme_primal_return", ResultMarker::Primal)
+      .Case("enzyme_noret", ResultMarker::NoPrimal)
+      .Case("enzyme_const_return", ResultMarker::Const)
+      .Case("enzyme_active_return", ResultMarker::Active)
+      .Case("enzyme_dup_return", ResultMarker::Dup)
+      .Default(std::nullopt);
+}
+
 bool isActivityMarkerGlobal(const GlobalVariable &G) {
-  return activityOfMarker(G.getName()).has_value();
+  return activityOfMarker(G.getName()) || resultMarkerNamed(G.getName());
+}
+
+/// The global a marker operand names: C loads it (`enzyme_dup`), Enzyme's
+/// C++ header passes its address (`&enzyme_const`).
+static const GlobalVariable *markerGlobal(const Value *V) {
+  if (auto *Load = dyn_cast<LoadInst>(V))
+    V = Load->getPointerOperand();
+  return dyn_cast<GlobalVariable>(V->stripPointerCasts());
 }
 
 SmallVector<CallBase *, 8> callsTo(Function &F) {
@@ -67,6 +92,9 @@ private:
     StringRef Name;
   };
   static std::optional<Marker> markerOf(const Value *V);
+  bool skipResultMarkers();
+  bool applyResultMarkers(llvm::Type *RetTy);
+  bool checkPrimalResultType(llvm::Type *Produced);
   bool fail(const Twine &Why) {
     reportBadMarkerCall(Call, Why);
     return false;
@@ -88,20 +116,86 @@ private:
   Function *Fn = nullptr;
   unsigned Next = 1;
   GradientRequest R;
+  /// The result markers met so far.
+  bool Primal = false, NoPrimal = false;
+  std::optional<ResultMarker> ResultActivity;
+  StringRef ResultActivityName;
 };
 
 } // namespace
 
 std::optional<RequestParser::Marker> RequestParser::markerOf(const Value *V) {
-  auto *Load = dyn_cast<LoadInst>(V);
-  if (!Load)
-    return std::nullopt;
-  auto *G = dyn_cast<GlobalVariable>(Load->getPointerOperand());
+  const GlobalVariable *G = markerGlobal(V);
   if (!G)
     return std::nullopt;
   if (std::optional<ArgActivity> A = activityOfMarker(G->getName()))
     return Marker{*A, G->getName()};
   return std::nullopt;
+}
+
+/// Consumes the result markers at the current position.
+bool RequestParser::skipResultMarkers() {
+  for (; Next < Call.arg_size(); ++Next) {
+    const GlobalVariable *G = markerGlobal(Call.getArgOperand(Next));
+    std::optional<ResultMarker> M =
+        G ? resultMarkerNamed(G->getName()) : std::nullopt;
+    if (!M)
+      return true;
+    if (*M == ResultMarker::Primal || *M == ResultMarker::NoPrimal) {
+      (*M == ResultMarker::Primal ? Primal : NoPrimal) = true;
+      if (Primal && NoPrimal)
+        return fail("'enzyme_primal_return' and 'enzyme_noret' contradict "
+                    "each other");
+      continue;
+    }
+    if (ResultActivity && *ResultActivity != *M)
+      return fail("'" + ResultActivityName + "' and '" + G->getName() +
+                  "' both mark the result; use one");
+    ResultActivity = M;
+    ResultActivityName = G->getName();
+  }
+  return true;
+}
+
+/// What the result markers ask of f's result \p RetTy.
+bool RequestParser::applyResultMarkers(Type *RetTy) {
+  std::string FnName = displayName(*Fn);
+  if (Primal && RetTy->isVoidTy())
+    return fail("'enzyme_primal_return' asks for the result of '" + FnName +
+                "', which returns nothing");
+  R.ReturnPrimal = Primal;
+  if (!ResultActivity)
+    return true;
+  switch (*ResultActivity) {
+  case ResultMarker::Const:
+    if (Forward)
+      R.ReturnTangent = false;
+    else
+      R.Sig.ActiveReturn = false;
+    return true;
+  case ResultMarker::Active:
+    if (Forward)
+      return fail("'enzyme_active_return' marks the result active, which "
+                  "forward mode does not have: use 'enzyme_dup_return' (its "
+                  "tangent comes back) or 'enzyme_const_return'");
+    if (!RetTy->isFloatingPointTy())
+      return fail("'enzyme_active_return' marks the result of '" + FnName +
+                  "' active, but it is not a floating-point value");
+    return true;
+  case ResultMarker::Dup:
+    if (!Forward)
+      return fail("'enzyme_dup_return' asks for the shadow of the result of "
+                  "'" +
+                  FnName +
+                  "', which reverse mode does not give; mark it "
+                  "'enzyme_active_return' or 'enzyme_const_return', or write "
+                  "it through a pointer argument");
+    return true;
+  case ResultMarker::Primal:
+  case ResultMarker::NoPrimal:
+    break;
+  }
+  llvm_unreachable("enzyme_primal_return and enzyme_noret are not activities");
 }
 
 Value *convertMarkerArgument(CallBase &Call, Value *V, Type *To,
@@ -303,6 +397,29 @@ bool RequestParser::checkTangentResultType() {
               "): use void, or the type of the result");
 }
 
+/// With enzyme_primal_return the marker returns \p Produced: f's result,
+/// then its adjoints ({result, {adjoints}}) or its tangent ({result,
+/// tangent}). The declared type must take it: void, the result's own type
+/// (a floating-point type converts), or an aggregate of the same size.
+bool RequestParser::checkPrimalResultType(Type *Produced) {
+  const DataLayout &DL = Call.getDataLayout();
+  Type *T = R.ResultSlot ? Call.getParamStructRetType(0) : Call.getType();
+  bool Fits = T->isVoidTy() || T == Produced ||
+              (T->isFloatingPointTy() && Produced->isFloatingPointTy()) ||
+              (Produced->isAggregateType() &&
+               DL.getTypeStoreSize(T) == DL.getTypeStoreSize(Produced));
+  if (Fits)
+    return true;
+  std::string TS, ProducedS;
+  raw_string_ostream(TS) << *T;
+  raw_string_ostream(ProducedS) << *Produced;
+  return fail("the call's return type (" + TS +
+              ") does not fit what 'enzyme_primal_return' makes it return: "
+              "the result of '" +
+              displayName(*Fn) + "' followed by its derivatives (" + ProducedS +
+              ")");
+}
+
 std::optional<GradientRequest> RequestParser::parse() {
   if (Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet)) {
     R.ResultSlot = Call.getArgOperand(0);
@@ -332,6 +449,8 @@ std::optional<GradientRequest> RequestParser::parse() {
   R.Sig.StableArgs = ~uint64_t(0);
   unsigned NumParams = Fn->arg_size();
   for (unsigned I = 0; I < NumParams; ++I) {
+    if (!skipResultMarkers())
+      return std::nullopt;
     if (Next >= Call.arg_size())
       return fail("too few arguments: '" + displayName(*Fn) + "' takes " +
                   Twine(NumParams) + " arguments but the call passes only " +
@@ -340,6 +459,8 @@ std::optional<GradientRequest> RequestParser::parse() {
     if (!parseArgument(I))
       return std::nullopt;
   }
+  if (!skipResultMarkers())
+    return std::nullopt;
   if (Next < Call.arg_size())
     return fail("too many arguments: '" + displayName(*Fn) + "' takes " +
                 Twine(NumParams) +
@@ -352,19 +473,34 @@ std::optional<GradientRequest> RequestParser::parse() {
     R.Sig.TopLevel = false;
     R.Sig.StableArgs = 0;
     R.Sig.ActiveReturn = carriesFloat(RetTy);
-    if (!checkTangentResultType())
+    if (!applyResultMarkers(RetTy))
+      return std::nullopt;
+    bool Fits = !R.ReturnPrimal ? !R.ReturnTangent || checkTangentResultType()
+                : R.ReturnTangent
+                    ? checkPrimalResultType(StructType::get(RetTy, RetTy))
+                    : checkPrimalResultType(RetTy);
+    if (!Fits)
       return std::nullopt;
     shadowConstByValCopies();
     return R;
   }
-  if (carriesFloat(RetTy) && !RetTy->isFloatingPointTy())
-    return fail("'" + displayName(*Fn) +
-                "' returns an aggregate of floating-point values, which "
-                "cannot be seeded; return a scalar or write the results "
-                "through a capsule_dup pointer"),
-           std::nullopt;
   R.Sig.ActiveReturn = RetTy->isFloatingPointTy();
-  if (!checkResultType())
+  if (!applyResultMarkers(RetTy))
+    return std::nullopt;
+  if (R.Sig.ActiveReturn || ResultActivity != ResultMarker::Const)
+    if (carriesFloat(RetTy) && !RetTy->isFloatingPointTy())
+      return fail("'" + displayName(*Fn) +
+                  "' returns an aggregate of floating-point values, which "
+                  "cannot be seeded; return a scalar, write the results "
+                  "through a capsule_dup pointer, or mark the result "
+                  "enzyme_const_return"),
+             std::nullopt;
+  StructType *Adjoints = reverseResultType(Fn->getFunctionType(), R.Sig.Args);
+  bool Fits = !R.ReturnPrimal ? checkResultType()
+              : Adjoints->getNumElements()
+                  ? checkPrimalResultType(StructType::get(RetTy, Adjoints))
+                  : checkPrimalResultType(RetTy);
+  if (!Fits)
     return std::nullopt;
   shadowConstByValCopies();
   return R;
@@ -440,6 +576,54 @@ std::optional<RunRequest> parseRunRequest(CallBase &Call, RunMarkerKind Kind) {
     R.Args.push_back(V);
   }
   return R;
+}
+
+/// \p Produced as a value of the marker's declared type \p RetTy.
+static Value *resultAs(IRBuilder<> &B, Value *Produced, Type *RetTy) {
+  if (!Produced)
+    return Constant::getNullValue(RetTy);
+  if (Produced->getType() == RetTy)
+    return Produced;
+  if (RetTy->isFloatingPointTy()) {
+    // One adjoint, or a floating-point result or tangent of another width.
+    if (Produced->getType()->isStructTy())
+      Produced = B.CreateExtractValue(Produced, 0);
+    return B.CreateFPCast(Produced, RetTy);
+  }
+  // The ABI's coerced register type of an aggregate: read back from its
+  // memory image.
+  Function *Caller = B.GetInsertBlock()->getParent();
+  IRBuilder<> Entry(&Caller->getEntryBlock(),
+                    Caller->getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Image = Entry.CreateAlloca(Produced->getType());
+  B.CreateStore(Produced, Image);
+  return B.CreateLoad(RetTy, Image);
+}
+
+Value *reverseMarkerResult(IRBuilder<> &B, const GradientRequest &R,
+                           Value *Primal, Value *Adjoints) {
+  if (!R.ReturnPrimal)
+    return Adjoints;
+  if (!Adjoints->getType()->getStructNumElements())
+    return Primal;
+  auto *Ty = StructType::get(Primal->getType(), Adjoints->getType());
+  return B.CreateInsertValue(
+      B.CreateInsertValue(PoisonValue::get(Ty), Primal, 0), Adjoints, 1);
+}
+
+void replaceMarkerResult(IRBuilder<> &B, const GradientRequest &R,
+                         Value *Produced) {
+  if (Produced && Produced->getType()->isStructTy() &&
+      !Produced->getType()->getStructNumElements())
+    Produced = nullptr;
+  if (R.ResultSlot) {
+    if (Produced)
+      B.CreateStore(Produced, R.ResultSlot);
+    return;
+  }
+  Type *RetTy = R.Call->getType();
+  if (!RetTy->isVoidTy())
+    R.Call->replaceAllUsesWith(resultAs(B, Produced, RetTy));
 }
 
 SmallVector<Value *, 4> dupArguments(const GradientRequest &R) {

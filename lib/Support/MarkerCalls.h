@@ -7,13 +7,18 @@
 // Any function whose name contains __capsule_autodiff or __enzyme_autodiff
 // (forward mode: __capsule_fwddiff, __enzyme_fwddiff) is a marker (C users
 // declare siblings with other return types; C++ gets a template). Activity
-// markers are loads of the globals capsule_dup, capsule_dupnoneed,
-// capsule_const, capsule_out and their enzyme_ aliases.
+// markers are the globals capsule_dup, capsule_dupnoneed, capsule_const,
+// capsule_out and their enzyme_ aliases, loaded or by address (Enzyme's C++
+// header passes &enzyme_const). Enzyme's result markers enzyme_primal_return,
+// enzyme_noret, enzyme_const_return, enzyme_active_return and
+// enzyme_dup_return may stand anywhere a marker may; they say what the call
+// returns.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_MARKERCALLS_H
 #define CAPSULE_MARKERCALLS_H
 
 #include "Analysis/Signature.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
 
 #include <optional>
@@ -28,7 +33,7 @@ std::optional<MarkerKind> markerKind(const llvm::Function &F);
 /// The calls and invokes of \p F (not other uses of its address).
 llvm::SmallVector<llvm::CallBase *, 8> callsTo(llvm::Function &F);
 
-/// True for the globals whose loads are activity markers.
+/// True for the globals that are activity or result markers.
 bool isActivityMarkerGlobal(const llvm::GlobalVariable &G);
 
 /// A well-formed request for a gradient.
@@ -46,6 +51,12 @@ struct GradientRequest {
   /// marker returns a struct in memory (the call's sret argument); null when
   /// they are returned in registers.
   llvm::Value *ResultSlot = nullptr;
+  /// enzyme_primal_return: f's result comes back before the derivatives:
+  /// {result, {adjoints}} in reverse mode, {result, tangent} in forward mode.
+  bool ReturnPrimal = false;
+  /// Forward mode: the result's tangent comes back (not after
+  /// enzyme_const_return).
+  bool ReturnTangent = true;
   /// Inside code that another request differentiates (nested
   /// differentiation): lowered first, and differentiated as generated code.
   bool Nested = false;
@@ -58,6 +69,20 @@ std::optional<GradientRequest> parseGradientRequest(llvm::CallBase &Call);
 /// argument marked dup, or unmarked, is followed by its tangent; the
 /// request's signature is a tangent signature.
 std::optional<GradientRequest> parseTangentRequest(llvm::CallBase &Call);
+
+/// What a gradient request's marker returns: the adjoints of the out
+/// arguments (a struct), after \p Primal, f's result, when R.ReturnPrimal:
+/// {result, {adjoints}}, or the result alone when there are no adjoints.
+llvm::Value *reverseMarkerResult(llvm::IRBuilder<> &B, const GradientRequest &R,
+                                 llvm::Value *Primal, llvm::Value *Adjoints);
+
+/// Replaces \p R's marker call's result by \p Produced (the adjoints, the
+/// tangent, or either with the primal result first) in the form the parser
+/// checked: nothing, the sret slot, the value (a floating-point value
+/// converted; zero when \p Produced is null or an empty struct), or the
+/// ABI's coerced register type, read back from the value's memory image.
+void replaceMarkerResult(llvm::IRBuilder<> &B, const GradientRequest &R,
+                         llvm::Value *Produced);
 
 /// The primal arguments of \p R's dup arguments, parallel to R.Shadows.
 llvm::SmallVector<llvm::Value *, 4> dupArguments(const GradientRequest &R);
