@@ -13,5 +13,8 @@ int capsule_dup = 1;
 int capsule_dupnoneed = 2;
 int capsule_const = 3;
 int capsule_out = 4;
+int capsule_width = 5;
+int capsule_dupv = 6;
+int capsule_dupnoneedv = 7;
 
 void capsule_checkpoint_iteration(void) {}

@@ -27,8 +27,12 @@ namespace {
 // with the program's addresses in any level's sink.
 constexpr int SinkLevels = 8;
 constexpr int PlaceTangentSink = SinkLevels;
-thread_local char *TangentSinks[SinkLevels + 1];
-thread_local bool TangentSinkUsed[SinkLevels + 1];
+// Vector mode: lane k > 0 keeps its tangents in a sink of its own (lane 0
+// in level 0's), so that lanes never share a byte.
+constexpr int FirstLaneSink = PlaceTangentSink + 1;
+constexpr int SinkCount = FirstLaneSink + CAPSULE_MAX_LANES - 1;
+thread_local char *TangentSinks[SinkCount];
+thread_local bool TangentSinkUsed[SinkCount];
 
 constexpr uint64_t TangentAlign = 64;
 
@@ -79,7 +83,7 @@ char *sinkOfLevel(int Level) {
 /// The index of the sink holding \p P, or -1.
 int sinkLevelOf(const void *P) {
   auto *C = static_cast<const char *>(P);
-  for (int L = 0; L <= SinkLevels; ++L)
+  for (int L = 0; L < SinkCount; ++L)
     if (TangentSinks[L] && C >= TangentSinks[L] &&
         C < TangentSinks[L] + capsule::SinkBytes)
       return L;
@@ -104,7 +108,7 @@ void fillPlaces(void *Shadow, const void *Src, uint64_t Bytes, PlaceFn Place) {
 
 extern "C" void __capsule_tangent_begin(void) {
   // Dropping the pages makes them read as zero again.
-  for (int L = 0; L <= SinkLevels; ++L)
+  for (int L = 0; L < SinkCount; ++L)
     if (TangentSinkUsed[L]) {
       madvise(TangentSinks[L], capsule::SinkBytes, MADV_DONTNEED);
       TangentSinkUsed[L] = false;
@@ -118,6 +122,21 @@ extern "C" void *__capsule_tangent_sink_of(const void *P) {
 extern "C" void __capsule_tangent_sink_fill(void *Shadow, const void *Src,
                                             uint64_t Bytes) {
   fillPlaces(Shadow, Src, Bytes, __capsule_tangent_sink_of);
+}
+
+extern "C" void *__capsule_tangent_lane_sink_of(const void *P, uint64_t Lane) {
+  return capsule::sinkPlace(
+      Lane ? usedSink(FirstLaneSink + static_cast<int>(Lane) - 1)
+           : sinkOfLevel(0),
+      P);
+}
+
+extern "C" void __capsule_tangent_lane_sink_fill(void *Shadow, const void *Src,
+                                                 uint64_t Bytes,
+                                                 uint64_t Lane) {
+  fillPlaces(Shadow, Src, Bytes, [Lane](const void *P) {
+    return __capsule_tangent_lane_sink_of(P, Lane);
+  });
 }
 
 extern "C" void *__capsule_tangent_nested_sink_of(const void *P) {

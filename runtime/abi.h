@@ -343,6 +343,12 @@ void *__capsule_tangent_sink_of(const void *p);
 // shadow[i] = src[i] ? tangent_sink(src[i]) : 0 for the bytes / 8 pointers
 // at src: the shadows of pointers copied out of memory without shadows.
 void __capsule_tangent_sink_fill(void *shadow, const void *src, uint64_t bytes);
+// Vector mode: lane `lane`'s place of p (lane 0's is tangent_sink(p)); each
+// lane has a sink of its own. Lanes are fewer than CAPSULE_MAX_LANES.
+#define CAPSULE_MAX_LANES 64
+void *__capsule_tangent_lane_sink_of(const void *p, uint64_t lane);
+void __capsule_tangent_lane_sink_fill(void *shadow, const void *src,
+                                      uint64_t bytes, uint64_t lane);
 // Nested forward mode. An inner call's places, run inside an outer
 // forward-mode call, are in the second sink (the outer call's own are in the
 // first), and the tangent of a place in one sink is the same place in the

@@ -34,6 +34,16 @@ extern int capsule_dupnoneed;
 extern int capsule_const;
 extern int capsule_out;
 
+/* Vector mode (forward mode only): `capsule_width, N` anywhere in the call
+ * gives every value N tangents. A dup pointer is then followed by N shadows,
+ * or marked `capsule_dupv, stride, p, dp` with its N shadows at dp,
+ * dp + stride, ... (bytes); an active floating-point argument is followed
+ * by N tangents; the result's N tangents come back as a struct or array of
+ * N values of its type. */
+extern int capsule_width;
+extern int capsule_dupv;
+extern int capsule_dupnoneedv;
+
 /* Plain reverse mode. The marker's return type says what comes back: void,
  * a double (one out argument), or a struct of the out arguments' adjoints in
  * order. A floating-point return value of fn is seeded with 1.0.

@@ -143,8 +143,8 @@ void hvp(const F &f, std::span<const double> x, std::span<const double> v,
                           Grad.data(), hv.data(), capsule_const, x.size());
 }
 
-/// y = f(x) and its Jacobian, m × n row-major (jac[i * n + j] = dy_i/dx_j),
-/// one forward run per column.
+/// y = f(x) and its Jacobian, m × n row-major (jac[i * n + j] = dy_i/dx_j):
+/// eight columns per forward run (vector mode), the last few one by one.
 template <class F>
 void jacobian(const F &f, std::span<const double> x, std::span<double> y,
               std::span<double> jac) {
@@ -153,8 +153,28 @@ void jacobian(const F &f, std::span<const double> x, std::span<double> y,
                       "capsule::jacobian: jac is not y.size() * x.size()");
   detail::requireDisjoint(jac, x, "capsule::jacobian: jac overlaps x");
   detail::requireDisjoint(jac, y, "capsule::jacobian: jac overlaps y");
-  std::vector<double> Direction(N, 0.0), Column(M);
-  for (std::size_t J = 0; J < N; ++J) {
+  constexpr std::size_t Lanes = 8;
+  const detail::Stored<F> &Fn = f;
+  // Lane k's direction and column, k * N and k * M doubles in.
+  std::vector<double> Directions(Lanes * N, 0.0), Columns(Lanes * M);
+  std::size_t J = 0;
+  for (; J + Lanes <= N; J += Lanes) {
+    for (std::size_t K = 0; K < Lanes; ++K)
+      Directions[K * N + J + K] = 1.0;
+    __capsule_fwddiff<void>(
+        (void *)&detail::vector<detail::Stored<F>>, capsule_width, 8,
+        capsule_const, static_cast<const void *>(&Fn), capsule_dupv,
+        N * sizeof(double), x.data(), Directions.data(), capsule_const, N,
+        capsule_dupv, M * sizeof(double), y.data(), Columns.data(),
+        capsule_const, M);
+    for (std::size_t K = 0; K < Lanes; ++K) {
+      Directions[K * N + J + K] = 0.0;
+      for (std::size_t I = 0; I < M; ++I)
+        jac[I * N + J + K] = Columns[K * M + I];
+    }
+  }
+  std::span<double> Direction(Directions.data(), N), Column(Columns.data(), M);
+  for (; J < N; ++J) {
     Direction[J] = 1.0;
     jvp(f, x, Direction, y, Column);
     Direction[J] = 0.0;

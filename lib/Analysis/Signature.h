@@ -40,12 +40,15 @@ struct DiffSignature {
   bool Untaped = false;
   /// Forward mode: one tangent function (lib/Forward), no sweeps.
   bool Tangent = false;
+  /// Forward mode: how many tangents each value carries (Enzyme's vector
+  /// mode, enzyme_width), in the lanes of LLVM vectors (Forward/Lanes.h).
+  unsigned Width = 1;
 
   bool operator<(const DiffSignature &O) const {
     return std::tie(Fn, Args, ActiveReturn, TopLevel, StableArgs, Untaped,
-                    Tangent) < std::tie(O.Fn, O.Args, O.ActiveReturn,
-                                        O.TopLevel, O.StableArgs, O.Untaped,
-                                        O.Tangent);
+                    Tangent, Width) < std::tie(O.Fn, O.Args, O.ActiveReturn,
+                                               O.TopLevel, O.StableArgs,
+                                               O.Untaped, O.Tangent, O.Width);
   }
 };
 

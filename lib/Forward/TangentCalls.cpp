@@ -10,6 +10,7 @@
 #include "Forward/TangentGenerator.h"
 
 #include "Analysis/MemoryKinds.h"
+#include "Forward/Lanes.h"
 #include "Reverse/DerivativeRules.h"
 #include "Support/GeneratedCode.h"
 #include "Support/IndirectDispatch.h"
@@ -21,8 +22,12 @@ using namespace llvm;
 namespace capsule {
 
 void TangentGenerator::tangentCall(CallBase &Call) {
-  if (std::optional<NestedRuntime> Kind = nestedRuntimeCall(Call))
+  if (std::optional<NestedRuntime> Kind = nestedRuntimeCall(Call)) {
+    if (W > 1)
+      return unsupported(Call, "vector mode (enzyme_width) of code that "
+                               "itself differentiates is not supported yet");
     return tangentNestedRuntime(Call, *Kind);
+  }
   CalleeInfo Info = classifyCall(Call);
   if (Info.Fn && markerKind(*Info.Fn))
     return unsupported(Call,
@@ -39,19 +44,27 @@ void TangentGenerator::tangentCall(CallBase &Call) {
     return tangentMemTransfer(Call);
   case CalleeKind::MemSet:
     // Memory set to a constant has tangent zero.
-    if (Value *Shadow = shadowOf(Arg(0)))
-      B.CreateMemSet(Shadow, B.getInt8(0), primal(Arg(2)), MaybeAlign());
+    if (Value *Shadows = shadowOf(Arg(0)))
+      forEachLane(B, Shadows, W, [&](Value *Shadow) {
+        B.CreateMemSet(Shadow, B.getInt8(0), primal(Arg(2)), MaybeAlign());
+      });
     return;
   case CalleeKind::Alloc:
   case CalleeKind::Calloc:
   case CalleeKind::AlignedAlloc:
     return tangentAllocation(Call, Info.Kind);
-  case CalleeKind::Realloc:
-    return setTwin(&Call, B.CreateCall(D.abi().tangentRealloc(),
-                                       {twinOrZero(Arg(0)), primal(Arg(1))}));
+  case CalleeKind::Realloc: {
+    Value *Old = twinOrZero(Arg(0));
+    return setTwin(&Call, makeLanes(B, W, [&](unsigned K) -> Value * {
+      return B.CreateCall(D.abi().tangentRealloc(),
+                          {laneOf(B, Old, K, W), primal(Arg(1))});
+    }));
+  }
   case CalleeKind::Free:
-    if (Value *Shadow = shadowOf(Arg(0)))
-      B.CreateCall(D.abi().tangentFree(), {Shadow});
+    if (Value *Shadows = shadowOf(Arg(0)))
+      forEachLane(B, Shadows, W, [&](Value *Shadow) {
+        B.CreateCall(D.abi().tangentFree(), {Shadow});
+      });
     return;
   case CalleeKind::PointerCast:
     if (auto *TLS = dyn_cast_or_null<GlobalVariable>(twin(Arg(0)));
@@ -179,6 +192,10 @@ void TangentGenerator::tangentGradientRuntime(CallBase &Call,
   }
 }
 
+/// The rules are linear in the seed: given argument K's tangent, the
+/// contribution to the adjoint of K is the contribution to the tangent. In
+/// vector mode, the rule's partial derivative (the seed 1) scales every
+/// lane.
 void TangentGenerator::tangentMath(CallBase &Call, MathOp Op) {
   IRBuilder<> B = after(Call);
   unsigned N = Call.arg_size();
@@ -191,8 +208,12 @@ void TangentGenerator::tangentMath(CallBase &Call, MathOp Op) {
       continue;
     SmallVector<bool, 3> Wanted(N, false);
     Wanted[K] = true;
+    Value *Seed =
+        W == 1 ? DK : ConstantFP::get(Call.getArgOperand(K)->getType(), 1.0);
     Value *Part =
-        mathAdjoints(B, Op, N, Wanted, PrimalOperands{Arg, Result}, DK)[K];
+        mathAdjoints(B, Op, N, Wanted, PrimalOperands{Arg, Result}, Seed)[K];
+    if (Part && W > 1)
+      Part = B.CreateFMul(DK, splatLanes(B, Part, W));
     if (Part)
       Tangent = Tangent ? B.CreateFAdd(Tangent, Part) : Part;
   }
@@ -207,6 +228,7 @@ void TangentGenerator::tangentDifferentiatedCall(CallBase &Call) {
   Function *Callee = Call.getCalledFunction();
   DiffSignature S = D.signatureAtCall(Call, Callee, AI);
   S.Tangent = true;
+  S.Width = W;
   for (unsigned K = 0; K < S.Args.size(); ++K)
     if (S.Args[K] == ArgActivity::Dup && Call.isByValArgument(K) &&
         holdsUnion(Call.getParamByValType(K)))
@@ -221,7 +243,7 @@ void TangentGenerator::tangentDifferentiatedCall(CallBase &Call) {
   for (unsigned K = 0; K < S.Args.size(); ++K) {
     if (S.Args[K] == ArgActivity::Const)
       continue;
-    if (Call.isByValArgument(K))
+    if (Call.isByValArgument(K) && W == 1)
       ByValTwins.push_back(Args.size());
     Args.push_back(twinOrSink(B, Call.getArgOperand(K)));
   }
@@ -246,7 +268,7 @@ void TangentGenerator::tangentDifferentiatedCall(CallBase &Call) {
     New->setAttributes(Attrs);
     return New;
   };
-  Type *ResultTy = tangentReturnType(Call.getType());
+  Type *ResultTy = tangentReturnType(Call.getType(), W);
   Value *Result =
       Callee ? EmitTangent(B, Callee)
              : emitIndirectDispatch(B, D.abi(), Call, Clone->getCalledOperand(),
@@ -272,20 +294,26 @@ void TangentGenerator::tangentMemTransfer(CallBase &Call) {
     return;
   IRBuilder<> B = after(Call);
   Value *Bytes = primal(Call.getArgOperand(2));
-  if (Value *SrcShadow = shadowOf(Src)) {
-    auto *Copy = cast<CallBase>(cast<CallBase>(Map[&Call])->clone());
-    Copy->setArgOperand(0, DstShadow);
-    Copy->setArgOperand(1, SrcShadow);
-    B.Insert(Copy);
-    return;
+  Value *SrcShadow = shadowOf(Src);
+  bool Pointers = copiedElementKind(Call) == ElementKind::Pointer;
+  for (unsigned K = 0; K < W; ++K) {
+    Value *Dst = laneOf(B, DstShadow, K, W);
+    if (SrcShadow) {
+      auto *Copy = cast<CallBase>(cast<CallBase>(Map[&Call])->clone());
+      Copy->setArgOperand(0, Dst);
+      Copy->setArgOperand(1, laneOf(B, SrcShadow, K, W));
+      B.Insert(Copy);
+    } else if (Pointers) {
+      Value *Size = B.CreateZExtOrTrunc(Bytes, B.getInt64Ty());
+      if (W == 1)
+        B.CreateCall(D.abi().tangentSinkFill(), {Dst, primal(Src), Size});
+      else
+        B.CreateCall(D.abi().tangentLaneSinkFill(),
+                     {Dst, primal(Src), Size, B.getInt64(K)});
+    } else {
+      B.CreateMemSet(Dst, B.getInt8(0), Bytes, MaybeAlign());
+    }
   }
-  if (copiedElementKind(Call) == ElementKind::Pointer) {
-    B.CreateCall(
-        D.abi().tangentSinkFill(),
-        {DstShadow, primal(Src), B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())});
-    return;
-  }
-  B.CreateMemSet(DstShadow, B.getInt8(0), Bytes, MaybeAlign());
 }
 
 void TangentGenerator::tangentAllocation(CallBase &Call, CalleeKind Kind) {
@@ -293,8 +321,10 @@ void TangentGenerator::tangentAllocation(CallBase &Call, CalleeKind Kind) {
   auto Arg = [&](unsigned K) {
     return B.CreateZExtOrTrunc(primal(Call.getArgOperand(K)), B.getInt64Ty());
   };
-  setTwin(&Call,
-          B.CreateCall(D.abi().tangentAlloc(), {allocatedBytes(B, Kind, Arg)}));
+  Value *Bytes = allocatedBytes(B, Kind, Arg);
+  setTwin(&Call, makeLanes(B, W, [&](unsigned) -> Value * {
+    return B.CreateCall(D.abi().tangentAlloc(), {Bytes});
+  }));
 }
 
 /// A random-number generator's state, a clock's reading or the bytes read
@@ -310,12 +340,14 @@ void TangentGenerator::zeroLibraryOutputs(CallBase &Call) {
   IRBuilder<> B = after(Call);
   auto Arg = [&](unsigned K) { return primal(Call.getArgOperand(K)); };
   for (const LibraryOutput &O : *Outputs) {
-    Value *Shadow = shadowOf(Call.getArgOperand(O.Arg));
-    if (!Shadow)
+    Value *Shadows = shadowOf(Call.getArgOperand(O.Arg));
+    if (!Shadows)
       continue;
     Value *Bytes =
         writtenBytes(B, O, Arg, O.PerResultUnit ? primal(&Call) : nullptr);
-    B.CreateMemSet(Shadow, B.getInt8(0), Bytes, MaybeAlign());
+    forEachLane(B, Shadows, W, [&](Value *Shadow) {
+      B.CreateMemSet(Shadow, B.getInt8(0), Bytes, MaybeAlign());
+    });
   }
 }
 

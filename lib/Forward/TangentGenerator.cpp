@@ -8,12 +8,15 @@
 #include "Forward/TangentGenerator.h"
 
 #include "Analysis/MemoryKinds.h"
+#include "Forward/Lanes.h"
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
@@ -22,8 +25,8 @@ namespace capsule {
 
 TangentGenerator::TangentGenerator(Differentiator &D, const DiffSignature &Sig,
                                    Function &Prepared, Function &Target)
-    : D(D), Sig(Sig), P(Prepared), T(Target), AI(Prepared, this->Sig),
-      DL(Prepared.getDataLayout()), Checks(AI, DL) {}
+    : D(D), Sig(Sig), W(Sig.Width), P(Prepared), T(Target),
+      AI(Prepared, this->Sig), DL(Prepared.getDataLayout()), Checks(AI, DL) {}
 
 void TangentGenerator::unsupported(const Instruction &I, const Twine &Why) {
   reportUnsupported(I, *Sig.Fn, Why);
@@ -39,14 +42,23 @@ Value *TangentGenerator::primal(Value *V) {
 }
 
 Value *TangentGenerator::twin(Value *V) {
-  if (auto *C = dyn_cast<Constant>(V))
-    return isTapeHeader(C) ? D.abi().tangentTape() : D.shadowOfConstant(C);
+  if (auto *C = dyn_cast<Constant>(V)) {
+    if (isTapeHeader(C))
+      return D.abi().tangentTape(); // width 1 only (tangentCall)
+    if (W == 1)
+      return D.shadowOfConstant(C);
+    // A global's lanes: one shadow global each.
+    SmallVector<Constant *, 8> Lanes;
+    for (unsigned K = 0; K < W; ++K)
+      Lanes.push_back(D.shadowOfConstant(C, K));
+    return Lanes[0] ? ConstantVector::get(Lanes) : nullptr;
+  }
   return Twins.lookup(V);
 }
 
 Value *TangentGenerator::twinOrZero(Value *V) {
   Value *Twin = twin(V);
-  return Twin ? Twin : Constant::getNullValue(V->getType());
+  return Twin ? Twin : Constant::getNullValue(laneType(V->getType(), W));
 }
 
 Value *TangentGenerator::twinOrSink(IRBuilder<> &B, Value *V) {
@@ -54,8 +66,14 @@ Value *TangentGenerator::twinOrSink(IRBuilder<> &B, Value *V) {
     return Twin;
   if (!V->getType()->isPointerTy() ||
       isa<ConstantPointerNull, UndefValue, Function>(V))
-    return Constant::getNullValue(V->getType());
-  return B.CreateCall(D.abi().tangentSinkOf(), {primal(V)});
+    return Constant::getNullValue(laneType(V->getType(), W));
+  if (W == 1)
+    return B.CreateCall(D.abi().tangentSinkOf(), {primal(V)});
+  // Each lane's tangents live apart: a sink of its own.
+  return makeLanes(B, W, [&](unsigned K) -> Value * {
+    return B.CreateCall(D.abi().tangentLaneSinkOf(),
+                        {primal(V), B.getInt64(K)});
+  });
 }
 
 Value *TangentGenerator::aggregateTwinOrSink(IRBuilder<> &B, Value *Agg) {
@@ -88,12 +106,58 @@ IRBuilder<> TangentGenerator::after(Instruction &I) {
 
 void TangentGenerator::run() {
   cloneBody();
+  if (W > 1)
+    createLaneScopes();
   ReversePostOrderTraversal<Function *> RPOT(&P);
   for (BasicBlock *BB : RPOT)
     for (Instruction &I : make_early_inc_range(*BB))
       if (checkSupported(I))
         tangentInstruction(I);
   completePhis();
+  if (W > 1)
+    tagPrimalAccesses();
+}
+
+/// The lanes' shadows are memory of their own (the user's shadows of
+/// different lanes are distinct, like shadows and primal memory; tangent
+/// blocks and sinks are the lane's): saying so lets the optimizer vectorize
+/// each lane's loops without checking, at run time, that no lane's stores
+/// reach another lane's loads.
+void TangentGenerator::createLaneScopes() {
+  MDBuilder MDB(T.getContext());
+  MDNode *Domain = MDB.createAnonymousAliasScopeDomain("capsule.lanes");
+  PrimalScope = MDB.createAnonymousAliasScope(Domain, "primal");
+  for (unsigned K = 0; K < W; ++K)
+    LaneScopes.push_back(MDB.createAnonymousAliasScope(Domain, "lane"));
+}
+
+void TangentGenerator::tagLaneAccess(Instruction &I, unsigned Lane) {
+  if (W == 1)
+    return;
+  SmallVector<Metadata *, 8> Others{PrimalScope};
+  for (auto [K, Scope] : enumerate(LaneScopes))
+    if (K != Lane)
+      Others.push_back(Scope);
+  LLVMContext &C = T.getContext();
+  I.setMetadata(LLVMContext::MD_alias_scope,
+                MDNode::get(C, {LaneScopes[Lane]}));
+  I.setMetadata(LLVMContext::MD_noalias, MDNode::get(C, Others));
+}
+
+/// The primal's loads and stores, cloned, touch no lane's shadows.
+void TangentGenerator::tagPrimalAccesses() {
+  LLVMContext &C = T.getContext();
+  SmallVector<Metadata *, 8> Lanes(LaneScopes.begin(), LaneScopes.end());
+  MDNode *Scope = MDNode::get(C, {PrimalScope});
+  MDNode *NoAlias = MDNode::get(C, Lanes);
+  for (Instruction &I : instructions(P)) {
+    if (!isa<LoadInst, StoreInst>(I))
+      continue;
+    if (auto *Clone = dyn_cast_or_null<Instruction>(Map.lookup(&I))) {
+      Clone->setMetadata(LLVMContext::MD_alias_scope, Scope);
+      Clone->setMetadata(LLVMContext::MD_noalias, NoAlias);
+    }
+  }
 }
 
 void TangentGenerator::cloneBody() {
@@ -114,6 +178,29 @@ void TangentGenerator::cloneBody() {
   dropPrimalOnlyAttributes(T, T.getReturnType() != P.getReturnType());
   T.setLinkage(GlobalValue::InternalLinkage);
   T.setCallingConv(CallingConv::C);
+  if (W > 1)
+    copyByValShadows();
+}
+
+/// Vector mode: the shadows of a byval argument come as pointers to the
+/// caller's objects, which the callee must not write; its own copies (the
+/// byval attribute does this for width 1) are made here.
+void TangentGenerator::copyByValShadows() {
+  IRBuilder<> B(&*T.getEntryBlock().getFirstInsertionPt());
+  for (Argument &A : P.args()) {
+    Type *ByVal = A.getParamByValType();
+    Value *Shadows = twin(&A);
+    if (!ByVal || !Shadows)
+      continue;
+    AllocaInst *Copies = B.CreateAlloca(ByVal, B.getInt64(W));
+    Copies->setAlignment(DL.getPrefTypeAlign(ByVal));
+    setTwin(&A, makeLanes(B, W, [&](unsigned K) {
+      Value *Copy = B.CreateConstGEP1_64(ByVal, Copies, K);
+      B.CreateMemCpy(Copy, Copies->getAlign(), laneOf(B, Shadows, K, W),
+                     MaybeAlign(), DL.getTypeAllocSize(ByVal));
+      return Copy;
+    }));
+  }
 }
 
 /// The constructs reverse mode refuses are refused here too, for the same
@@ -123,6 +210,9 @@ bool TangentGenerator::checkSupported(Instruction &I) {
     unsupported(I, Why);
     return false;
   };
+  if (W > 1)
+    if (std::optional<std::string> Why = whyNotInVectorMode(I))
+      return Refuse(*Why);
   if (isa<LoadInst, StoreInst>(I))
     if (std::optional<std::string> Why = Checks.untrackedAccess(I))
       return Refuse(*Why);
@@ -158,6 +248,18 @@ bool TangentGenerator::checkSupported(Instruction &I) {
   return true;
 }
 
+/// What vector mode (several tangents per value) does not handle yet: SIMD
+/// values, whose lanes would need lanes of their own.
+std::optional<std::string>
+TangentGenerator::whyNotInVectorMode(Instruction &I) {
+  auto IsSimd = [](Type *Ty) { return !laneType(Ty, 2); };
+  if (IsSimd(I.getType()) ||
+      any_of(I.operands(), [&](Use &U) { return IsSimd(U->getType()); }))
+    return std::string("vector mode (enzyme_width) of code with SIMD vector "
+                       "values is not supported yet");
+  return std::nullopt;
+}
+
 void TangentGenerator::tangentInstruction(Instruction &I) {
   if (auto *Phi = dyn_cast<PHINode>(&I))
     return tangentPhi(*Phi);
@@ -182,10 +284,12 @@ void TangentGenerator::tangentInstruction(Instruction &I) {
     Value *Base = twin(GEP->getPointerOperand());
     if (!Base || !AI.hasShadow(GEP))
       return;
+    // The same offsets from the shadow (from each lane's shadow).
     IRBuilder<> B = after(I);
-    Instruction *Twin = cast<Instruction>(Map[&I])->clone();
-    Twin->setOperand(0, Base);
-    return setTwin(&I, B.Insert(Twin));
+    auto *Clone = cast<GetElementPtrInst>(Map[&I]);
+    SmallVector<Value *, 4> Indices(Clone->indices());
+    return setTwin(&I, B.CreateGEP(Clone->getSourceElementType(), Base, Indices,
+                                   "", Clone->getNoWrapFlags()));
   }
   // Comparisons and branches carry no derivative; what else carries one
   // has no rule.
@@ -203,8 +307,9 @@ void TangentGenerator::tangentArithmetic(Instruction &I) {
     return B.CreateFAdd(X, Y);
   };
   auto Scaled = [&](Value *Tangent, Value *By) -> Value * {
-    return Tangent ? B.CreateFMul(Tangent, By) : nullptr;
+    return Tangent ? B.CreateFMul(Tangent, splatLanes(B, By, W)) : nullptr;
   };
+  auto Lanes = [&](Value *Primal) { return splatLanes(B, Primal, W); };
   Value *A = I.getOperand(0);
   Value *DA = twin(A);
   Value *DB = I.getNumOperands() > 1 ? twin(I.getOperand(1)) : nullptr;
@@ -224,10 +329,10 @@ void TangentGenerator::tangentArithmetic(Instruction &I) {
     if (DA || DB) {
       Value *Numerator = DA;
       if (DB) {
-        Value *Part = B.CreateFMul(primal(&I), DB);
+        Value *Part = B.CreateFMul(Lanes(primal(&I)), DB);
         Numerator = DA ? B.CreateFSub(DA, Part) : B.CreateFNeg(Part);
       }
-      Twin = B.CreateFDiv(Numerator, primal(I.getOperand(1)));
+      Twin = B.CreateFDiv(Numerator, Lanes(primal(I.getOperand(1))));
     }
     break;
   case Instruction::FRem:
@@ -236,7 +341,7 @@ void TangentGenerator::tangentArithmetic(Instruction &I) {
     if (DB) {
       Value *Q = B.CreateUnaryIntrinsic(
           Intrinsic::trunc, B.CreateFDiv(primal(A), primal(I.getOperand(1))));
-      Value *Part = B.CreateFMul(Q, DB);
+      Value *Part = B.CreateFMul(Lanes(Q), DB);
       Twin = DA ? B.CreateFSub(DA, Part) : B.CreateFNeg(Part);
     }
     break;
@@ -265,7 +370,7 @@ void TangentGenerator::tangentArithmetic(Instruction &I) {
     // Bits moved by a constant.
     if (DA && isa<Constant>(I.getOperand(1)))
       Twin = B.CreateBinOp(cast<BinaryOperator>(I).getOpcode(), DA,
-                           I.getOperand(1));
+                           Lanes(I.getOperand(1)));
     break;
   default:
     // Integer arithmetic: its derivative is zero.
@@ -299,7 +404,7 @@ void TangentGenerator::tangentCast(CastInst &I) {
   if (!DA)
     return;
   IRBuilder<> B = after(I);
-  setTwin(&I, B.CreateCast(I.getOpcode(), DA, I.getType()));
+  setTwin(&I, B.CreateCast(I.getOpcode(), DA, laneType(I.getType(), W)));
 }
 
 void TangentGenerator::tangentAggregate(Instruction &I) {
@@ -341,7 +446,8 @@ void TangentGenerator::tangentPhi(PHINode &Phi) {
     return;
   BasicBlock *Block = cast<Instruction>(Map[&Phi])->getParent();
   IRBuilder<> B(Block, Block->getFirstNonPHIIt());
-  PHINode *Twin = B.CreatePHI(Phi.getType(), Phi.getNumIncomingValues());
+  PHINode *Twin =
+      B.CreatePHI(laneType(Phi.getType(), W), Phi.getNumIncomingValues());
   Phis.push_back({&Phi, Twin});
   setTwin(&Phi, Twin);
 }
@@ -365,7 +471,9 @@ void TangentGenerator::tangentLoad(LoadInst &LI) {
   if (carriesFloat(Ty) && !carriesPointer(Ty) && !AI.isVaried(&LI))
     return;
   IRBuilder<> B = after(LI);
-  setTwin(&LI, B.CreateAlignedLoad(Ty, Shadow, LI.getAlign()));
+  setTwin(&LI,
+          loadLanes(B, Ty, Shadow, LI.getAlign(), W,
+                    [&](Instruction &L, unsigned K) { tagLaneAccess(L, K); }));
 }
 
 void TangentGenerator::tangentStore(StoreInst &SI) {
@@ -375,23 +483,34 @@ void TangentGenerator::tangentStore(StoreInst &SI) {
   IRBuilder<> B = after(SI);
   Value *V = SI.getValueOperand();
   Value *Twin = V->getType()->isPointerTy() ? twinOrSink(B, V) : twinOrZero(V);
-  B.CreateAlignedStore(Twin, Shadow, SI.getAlign());
+  storeLanes(B, V->getType(), Twin, Shadow, SI.getAlign(), W,
+             [&](Instruction &S, unsigned K) { tagLaneAccess(S, K); });
 }
 
-/// A stack slot's shadow is a stack slot beside it, zeroed.
+/// A stack slot's shadow is a stack slot beside it, zeroed; in vector
+/// mode, one per lane, one after the other in a slot of all of them.
 void TangentGenerator::tangentAlloca(AllocaInst &Slot) {
   if (!AI.hasShadow(&Slot))
     return;
   auto *Clone = cast<AllocaInst>(Map[&Slot]);
   IRBuilder<> B = after(Slot);
-  AllocaInst *Twin =
-      B.CreateAlloca(Slot.getAllocatedType(), Clone->getArraySize());
+  Value *Elements = Clone->getArraySize();
+  AllocaInst *Twin = B.CreateAlloca(
+      Slot.getAllocatedType(),
+      W == 1 ? Elements
+             : B.CreateMul(Elements, ConstantInt::get(Elements->getType(), W)));
   Twin->setAlignment(Slot.getAlign());
   Value *Bytes =
-      B.CreateMul(B.CreateZExtOrTrunc(Clone->getArraySize(), B.getInt64Ty()),
+      B.CreateMul(B.CreateZExtOrTrunc(Twin->getArraySize(), B.getInt64Ty()),
                   B.getInt64(DL.getTypeAllocSize(Slot.getAllocatedType())));
   B.CreateMemSet(Twin, B.getInt8(0), Bytes, Slot.getAlign());
-  setTwin(&Slot, Twin);
+  if (W == 1)
+    return setTwin(&Slot, Twin);
+  setTwin(&Slot, makeLanes(B, W, [&](unsigned K) {
+    Value *Lane = ConstantInt::get(Elements->getType(), K);
+    return B.CreateGEP(Slot.getAllocatedType(), Twin,
+                       B.CreateMul(Elements, Lane));
+  }));
 }
 
 void TangentGenerator::tangentReturn(ReturnInst &RI) {

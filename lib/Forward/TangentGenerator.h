@@ -35,6 +35,11 @@ public:
 private:
   // ---- Values and memory (TangentGenerator.cpp) ----
   void cloneBody();
+  void copyByValShadows();
+  void createLaneScopes();
+  void tagLaneAccess(llvm::Instruction &I, unsigned Lane);
+  void tagPrimalAccesses();
+  std::optional<std::string> whyNotInVectorMode(llvm::Instruction &I);
   void tangentInstruction(llvm::Instruction &I);
   void tangentArithmetic(llvm::Instruction &I);
   void tangentCast(llvm::CastInst &I);
@@ -82,6 +87,8 @@ private:
 
   Differentiator &D;
   DiffSignature Sig;
+  /// Tangents per value (Forward/Lanes.h).
+  unsigned W;
   llvm::Function &P;
   llvm::Function &T;
   ActivityInfo AI;
@@ -89,6 +96,10 @@ private:
   DifferentiabilityChecks Checks;
   llvm::ValueToValueMapTy Map;
   llvm::DenseMap<llvm::Value *, llvm::Value *> Twins;
+  /// Vector mode: alias scopes of primal memory and of each lane's shadows,
+  /// which never overlap.
+  llvm::MDNode *PrimalScope = nullptr;
+  llvm::SmallVector<llvm::MDNode *, 8> LaneScopes;
   /// (primal phi, its twin), completed once every block has its twins.
   llvm::SmallVector<std::pair<llvm::PHINode *, llvm::PHINode *>, 8> Phis;
 };

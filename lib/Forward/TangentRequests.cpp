@@ -1,6 +1,8 @@
 //===- TangentRequests.cpp - Lowers forward-mode marker calls -------------===//
 #include "Forward/TangentRequests.h"
 
+#include "Forward/Lanes.h"
+
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Transforms/Utils/Local.h"
 
@@ -10,21 +12,26 @@ namespace capsule {
 
 /// What the marker returns, from the tangent function's result \p Result
 /// ({result, tangent}, or the result alone when it has no tangent): the
-/// tangent, the result, both ({result, tangent}), or nothing.
+/// tangent, the result, both ({result, tangent}), or nothing. Vector mode's
+/// tangents come back as an array, lane after lane.
 static Value *markerResult(IRBuilder<> &B, const GradientRequest &R,
                            Value *Result) {
   Type *RetTy = R.Sig.Fn->getReturnType();
+  unsigned W = R.Sig.Width;
   bool HasTangent = Result->getType() != RetTy;
   Value *Primal = HasTangent ? B.CreateExtractValue(Result, 0) : Result;
   Value *Tangent = HasTangent ? B.CreateExtractValue(Result, 1) : nullptr;
+  Type *TangentTy = W > 1 ? ArrayType::get(RetTy, W) : RetTy;
+  if (Tangent && W > 1)
+    Tangent = lanesAsArray(B, RetTy, Tangent, W);
   if (!R.ReturnPrimal)
     return R.ReturnTangent ? Tangent : nullptr;
   if (!R.ReturnTangent)
     return Primal;
-  auto *Ty = StructType::get(RetTy, RetTy);
+  auto *Ty = StructType::get(RetTy, TangentTy);
   Value *Pair = B.CreateInsertValue(PoisonValue::get(Ty), Primal, 0);
   return B.CreateInsertValue(
-      Pair, Tangent ? Tangent : Constant::getNullValue(RetTy), 1);
+      Pair, Tangent ? Tangent : Constant::getNullValue(TangentTy), 1);
 }
 
 /// A marker called with an invoke (inside a try block, or where a

@@ -132,17 +132,21 @@ void markNested(Differentiator &D, SmallVectorImpl<GradientRequest> &Pending,
   addDifferentiated(Checkpointed, Differentiated);
   erase_if(Pending, [&](GradientRequest &R) {
     R.Nested = Differentiated.contains(R.Call->getFunction());
-    const GlobalVariable *G =
-        R.Nested ? namedShadowedGlobal(*R.Sig.Fn) : nullptr;
-    if (!G)
+    if (!R.Nested)
       return false;
-    reportUnsupported(*R.Call, *R.Call->getFunction(),
-                      "a derivative call inside differentiated code (nested "
-                      "differentiation) of a function that uses the global "
-                      "variable '" +
-                          G->getName() +
-                          "' is not supported yet; pass its data as an "
-                          "argument");
+    const GlobalVariable *G = namedShadowedGlobal(*R.Sig.Fn);
+    if (!G && R.Sig.Width == 1)
+      return false;
+    std::string Why =
+        G ? ("a derivative call inside differentiated code (nested "
+             "differentiation) of a function that uses the global variable '" +
+             G->getName() +
+             "' is not supported yet; pass its data as an "
+             "argument")
+                .str()
+          : "vector mode (enzyme_width) inside differentiated code (nested "
+            "differentiation) is not supported yet";
+    reportUnsupported(*R.Call, *R.Call->getFunction(), Why);
     D.noteFailure();
     Erased.insert(R.Call);
     eraseMarkerCall(*R.Call);

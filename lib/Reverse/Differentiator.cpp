@@ -3,6 +3,7 @@
 
 #include "Analysis/Activity.h"
 #include "Analysis/MemoryKinds.h"
+#include "Forward/Lanes.h"
 #include "Forward/TangentGenerator.h"
 #include "Reverse/GradientGenerator.h"
 #include "Support/Diagnostics.h"
@@ -34,10 +35,10 @@ Type *forwardReturnType(Type *RetTy) {
   return StructType::get(RetTy->getContext(), {RetTy, RetTy});
 }
 
-Type *tangentReturnType(Type *RetTy) {
+Type *tangentReturnType(Type *RetTy, unsigned Width) {
   if (!carriesFloat(RetTy) && !carriesPointer(RetTy))
     return RetTy;
-  return StructType::get(RetTy->getContext(), {RetTy, RetTy});
+  return StructType::get(RetTy->getContext(), {RetTy, laneType(RetTy, Width)});
 }
 
 /// A readable suffix naming the signature: c/d/o per argument, then r when
@@ -50,6 +51,8 @@ static std::string signatureSuffix(const DiffSignature &Sig) {
     S += "r";
   if (!Sig.TopLevel && Sig.StableArgs)
     S += ".s" + utohexstr(Sig.StableArgs);
+  if (Sig.Width > 1)
+    S += ".w" + utostr(Sig.Width);
   return S;
 }
 
@@ -109,19 +112,21 @@ Function *Differentiator::declareTangent(const DiffSignature &Sig) {
   SmallVector<unsigned, 4> Twins;
   for (auto [K, A] : enumerate(Sig.Args))
     if (A != ArgActivity::Const) {
-      Params.push_back(FT->getParamType(K));
+      Params.push_back(laneType(FT->getParamType(K), Sig.Width));
       Twins.push_back(K);
     }
-  auto *Ty =
-      FunctionType::get(tangentReturnType(FT->getReturnType()), Params, false);
+  auto *Ty = FunctionType::get(
+      tangentReturnType(FT->getReturnType(), Sig.Width), Params, false);
   Function *Tan = Function::Create(Ty, GlobalValue::InternalLinkage,
                                    derivativeName(Sig, "tan"), M);
   // The callee's copy of a byval argument is its own, and so is the copy of
-  // its shadow: writing to it must not reach the caller's shadow.
-  for (auto [I, K] : enumerate(Twins))
-    if (Type *ByVal = F.getParamByValType(K))
-      Tan->addParamAttr(FT->getNumParams() + I,
-                        Attribute::getWithByValType(M.getContext(), ByVal));
+  // its shadow: writing to it must not reach the caller's shadow. (Several
+  // shadows, in vector mode, are copied by the tangent function itself.)
+  if (Sig.Width == 1)
+    for (auto [I, K] : enumerate(Twins))
+      if (Type *ByVal = F.getParamByValType(K))
+        Tan->addParamAttr(FT->getNumParams() + I,
+                          Attribute::getWithByValType(M.getContext(), ByVal));
   return Tan;
 }
 
@@ -217,9 +222,11 @@ void Differentiator::run() {
       continue;
     }
     Function &P = *prepared(*Sig.Fn);
-    if (Sig.Tangent)
+    if (Sig.Tangent) {
       TangentGenerator(*this, Sig, P, *Derivatives[Sig].Tangent).run();
-    else
+      if (Sig.Width > 1)
+        scalarizeLanes(*Derivatives[Sig].Tangent, FAM);
+    } else
       GradientGenerator(*this, Sig, P, Derivatives[Sig], FAM).run();
   }
 }
@@ -252,7 +259,20 @@ DiffSignature Differentiator::signatureAtCall(const CallBase &Call,
   return S;
 }
 
-GlobalVariable *Differentiator::shadowGlobal(GlobalVariable *G) {
+GlobalVariable *Differentiator::shadowGlobal(GlobalVariable *G, unsigned Lane) {
+  if (Lane) {
+    GlobalVariable *&L = LaneShadowOf[{G, Lane}];
+    if (!L) {
+      GlobalVariable *First = shadowGlobal(G);
+      L = new GlobalVariable(M, G->getValueType(), /*isConstant=*/false,
+                             GlobalValue::InternalLinkage,
+                             Constant::getNullValue(G->getValueType()),
+                             G->getName() + ".capsule.shadow.lane" +
+                                 Twine(Lane));
+      L->setAlignment(First->getAlign());
+    }
+    return L;
+  }
   GlobalVariable *&S = ShadowOf[G];
   if (!S) {
     S = new GlobalVariable(M, G->getValueType(), /*isConstant=*/false,
@@ -265,16 +285,16 @@ GlobalVariable *Differentiator::shadowGlobal(GlobalVariable *G) {
   return S;
 }
 
-Constant *Differentiator::shadowOfConstant(Constant *C) {
+Constant *Differentiator::shadowOfConstant(Constant *C, unsigned Lane) {
   if (!C->getType()->isPointerTy() || !constantHasShadow(C))
     return nullptr;
   if (auto *G = dyn_cast<GlobalVariable>(C))
-    return shadowGlobal(G);
+    return shadowGlobal(G, Lane);
   if (auto *CE = dyn_cast<ConstantExpr>(C)) {
     SmallVector<Constant *, 4> Ops;
     for (const Use &U : CE->operands())
       Ops.push_back(cast<Constant>(U));
-    Ops[0] = shadowOfConstant(Ops[0]);
+    Ops[0] = shadowOfConstant(Ops[0], Lane);
     return Ops[0] ? CE->getWithOperands(Ops) : nullptr;
   }
   return nullptr;
@@ -330,9 +350,10 @@ GlobalVariable *Differentiator::primalOf(GlobalVariable *Shadow) const {
   llvm_unreachable("not a shadow global");
 }
 
-/// The runtime's view of the shadow globals: {global, shadow, bytes, name,
-/// offsets of the pointers it holds, their count} each (abi.h).
-GlobalVariable *Differentiator::makeShadowGlobalTable() {
+/// The runtime's view of the shadow globals of lane \p Lane: {global,
+/// shadow, bytes, name, offsets of the pointers it holds, their count} each
+/// (abi.h).
+GlobalVariable *Differentiator::makeShadowGlobalTable(unsigned Lane) {
   const DataLayout &DL = M.getDataLayout();
   LLVMContext &C = M.getContext();
   IRBuilder<> B(C);
@@ -351,10 +372,11 @@ GlobalVariable *Differentiator::makeShadowGlobalTable() {
         G->getName() + ".capsule.pointers");
     Constant *Name = B.CreateGlobalStringPtr(
         G->getName(), G->getName() + ".capsule.name", 0, &M);
-    Entries.push_back(ConstantStruct::get(
-        ABI.shadowGlobalType(),
-        {G, Shadow, B.getInt64(DL.getTypeAllocSize(G->getValueType())), Name,
-         OffsetsVar, B.getInt64(Offsets.size())}));
+    Entries.push_back(
+        ConstantStruct::get(ABI.shadowGlobalType(),
+                            {G, shadowGlobal(G, Lane),
+                             B.getInt64(DL.getTypeAllocSize(G->getValueType())),
+                             Name, OffsetsVar, B.getInt64(Offsets.size())}));
   }
   auto *TableTy = ArrayType::get(ABI.shadowGlobalType(), Entries.size());
   return new GlobalVariable(
@@ -382,38 +404,50 @@ Differentiator::bindShadowGlobals(IRBuilder<> &B, const GradientRequest &R) {
   if (ShadowGlobals.empty() || R.Nested)
     return SB;
   SmallVector<Value *, 4> DupArgs = dupArguments(R);
-  if (!ShadowGlobalTable) {
+  if (ShadowGlobalTables.empty()) {
     shadowStoredAddressTargets();
     shadowInitializerTargets();
-    ShadowGlobalTable = makeShadowGlobalTable();
   }
   const DataLayout &DL = M.getDataLayout();
-  for (GlobalVariable *Shadow : ShadowGlobals)
-    B.CreateMemSet(Shadow, B.getInt8(0),
-                   DL.getTypeAllocSize(Shadow->getValueType()),
-                   Shadow->getAlign());
-  SB.Table = ShadowGlobalTable;
+  unsigned Width = R.Sig.Width;
   SB.Args = stackArray(B, DupArgs, "dup.args");
-  SB.UserShadows = stackArray(B, Shadows, "dup.shadows");
-  Value *Bound = stackArray(B, Shadows, "dup.bound.shadows");
   SB.Count = B.getInt64(DupArgs.size());
-  B.CreateCall(ABI.bindShadowGlobals(),
-               {SB.Table, B.getInt64(ShadowGlobals.size()), SB.Args,
-                SB.UserShadows, Bound, SB.Count});
+  // Each lane of vector mode is bound as a call of its own.
+  SmallVector<Value *, 1> Bounds;
+  for (unsigned Lane = 0; Lane < Width; ++Lane) {
+    if (ShadowGlobalTables.size() <= Lane)
+      ShadowGlobalTables.push_back(makeShadowGlobalTable(Lane));
+    for (GlobalVariable *Shadow : ShadowGlobals) {
+      GlobalVariable *LaneShadow = shadowGlobal(primalOf(Shadow), Lane);
+      B.CreateMemSet(LaneShadow, B.getInt8(0),
+                     DL.getTypeAllocSize(Shadow->getValueType()),
+                     Shadow->getAlign());
+    }
+    SmallVector<Value *, 4> LaneShadows;
+    for (Value *S : Shadows)
+      LaneShadows.push_back(laneOf(B, S, Lane, Width));
+    SB.Tables.push_back(ShadowGlobalTables[Lane]);
+    SB.UserShadows.push_back(stackArray(B, LaneShadows, "dup.shadows"));
+    Bounds.push_back(stackArray(B, LaneShadows, "dup.bound.shadows"));
+    B.CreateCall(ABI.bindShadowGlobals(),
+                 {SB.Tables.back(), B.getInt64(ShadowGlobals.size()), SB.Args,
+                  SB.UserShadows.back(), Bounds.back(), SB.Count});
+  }
   auto *Ty = ArrayType::get(B.getPtrTy(), std::max<size_t>(Shadows.size(), 1));
   for (unsigned I = 0; I < Shadows.size(); ++I)
-    SB.Shadows[I] = B.CreateLoad(B.getPtrTy(),
-                                 B.CreateConstInBoundsGEP2_64(Ty, Bound, 0, I));
+    SB.Shadows[I] = makeLanes(B, Width, [&](unsigned Lane) -> Value * {
+      return B.CreateLoad(B.getPtrTy(),
+                          B.CreateConstInBoundsGEP2_64(Ty, Bounds[Lane], 0, I));
+    });
   return SB;
 }
 
 void Differentiator::unbindShadowGlobals(IRBuilder<> &B,
                                          const ShadowBinding &SB) {
-  if (!SB.Table)
-    return;
-  B.CreateCall(ABI.unbindShadowGlobals(),
-               {SB.Table, B.getInt64(ShadowGlobals.size()), SB.Args,
-                SB.UserShadows, SB.Count});
+  for (auto [Table, UserShadows] : zip(SB.Tables, SB.UserShadows))
+    B.CreateCall(ABI.unbindShadowGlobals(),
+                 {Table, B.getInt64(ShadowGlobals.size()), SB.Args, UserShadows,
+                  SB.Count});
 }
 
 } // namespace capsule

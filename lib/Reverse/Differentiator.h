@@ -64,16 +64,20 @@ public:
                                 const ActivityInfo &AI) const;
 
   /// The shadow of a mutable global defined in this module (created on
-  /// first use), or null.
-  llvm::GlobalVariable *shadowGlobal(llvm::GlobalVariable *G);
+  /// first use), or null. Vector mode's lanes after the first have shadow
+  /// globals of their own (\p Lane).
+  llvm::GlobalVariable *shadowGlobal(llvm::GlobalVariable *G,
+                                     unsigned Lane = 0);
   /// The shadow of a constant pointer expression, or null if it has none.
-  llvm::Constant *shadowOfConstant(llvm::Constant *C);
+  llvm::Constant *shadowOfConstant(llvm::Constant *C, unsigned Lane = 0);
   /// What a gradient call hands the runtime about its dup arguments so that
   /// shadow globals and the user's shadows agree (bindShadowGlobals).
   struct ShadowBinding {
-    llvm::Value *Table = nullptr; ///< null: the module has no shadow global
+    /// The runtime's table of shadow globals and the user's shadows, per
+    /// lane (vector mode binds each lane as a call of its own); empty: the
+    /// module has no shadow global.
+    llvm::SmallVector<llvm::Value *, 1> Tables, UserShadows;
     llvm::Value *Args = nullptr;
-    llvm::Value *UserShadows = nullptr;
     llvm::Value *Count = nullptr;
     /// The shadows the derivative gets, one per dup argument.
     llvm::SmallVector<llvm::Value *, 4> Shadows;
@@ -103,7 +107,7 @@ private:
   void shadowStoredAddressTargets();
   void shadowInitializerTargets();
   llvm::GlobalVariable *primalOf(llvm::GlobalVariable *Shadow) const;
-  llvm::GlobalVariable *makeShadowGlobalTable();
+  llvm::GlobalVariable *makeShadowGlobalTable(unsigned Lane);
   llvm::Function *declareForward(const DiffSignature &Sig);
   llvm::Function *declareReverse(const DiffSignature &Sig);
   llvm::Function *declareTangent(const DiffSignature &Sig);
@@ -119,8 +123,12 @@ private:
   llvm::DenseMap<llvm::GlobalVariable *, llvm::GlobalVariable *> ShadowOf;
   /// The values of ShadowOf, in creation order (deterministic output).
   llvm::SmallVector<llvm::GlobalVariable *> ShadowGlobals;
-  /// The runtime's table of ShadowGlobals, made at the first lowering.
-  llvm::GlobalVariable *ShadowGlobalTable = nullptr;
+  /// Vector mode: the shadow globals of lanes after the first.
+  std::map<std::pair<llvm::GlobalVariable *, unsigned>, llvm::GlobalVariable *>
+      LaneShadowOf;
+  /// The runtime's tables of ShadowGlobals, one per lane, made at the first
+  /// lowering that binds the lane.
+  llvm::SmallVector<llvm::GlobalVariable *, 1> ShadowGlobalTables;
   bool Failed = false;
 };
 
@@ -131,10 +139,11 @@ llvm::StructType *reverseResultType(llvm::FunctionType *FT,
 /// The type the forward sweep returns for a primal returning \p RetTy: the
 /// same, or {value, shadow} for pointers and aggregates holding pointers.
 llvm::Type *forwardReturnType(llvm::Type *RetTy);
-/// The type a tangent function returns for a primal returning \p RetTy: the
-/// same, or {value, tangent} where the value carries floating-point data or
-/// pointers.
-llvm::Type *tangentReturnType(llvm::Type *RetTy);
+/// The type a tangent function of width \p Width returns for a primal
+/// returning \p RetTy: the same, or {value, tangents} where the value
+/// carries floating-point data or pointers (the tangents in lanes,
+/// Forward/Lanes.h).
+llvm::Type *tangentReturnType(llvm::Type *RetTy, unsigned Width = 1);
 
 } // namespace capsule
 

@@ -2,6 +2,7 @@
 #include "Support/MarkerCalls.h"
 
 #include "Analysis/MemoryKinds.h"
+#include "Forward/Lanes.h"
 #include "Reverse/Differentiator.h"
 #include "Support/Diagnostics.h"
 
@@ -20,6 +21,8 @@ static std::optional<ArgActivity> activityOfMarker(StringRef Name) {
   return StringSwitch<std::optional<ArgActivity>>(Name)
       .Cases("capsule_dup", "enzyme_dup", "capsule_dupnoneed",
              "enzyme_dupnoneed", ArgActivity::Dup)
+      .Cases("capsule_dupv", "enzyme_dupv", "capsule_dupnoneedv",
+             "enzyme_dupnoneedv", ArgActivity::Dup)
       .Cases("capsule_const", "enzyme_const", ArgActivity::Const)
       .Cases("capsule_out", "enzyme_out", ArgActivity::Out)
       .Default(std::nullopt);
@@ -42,8 +45,18 @@ static std::optional<ResultMarker> resultMarkerNamed(StringRef Name) {
       .Default(std::nullopt);
 }
 
+/// Vector mode's markers: `enzyme_width, N` gives every value N tangents;
+/// `enzyme_dupv, stride, p, dp` has them at dp, dp + stride, ... (bytes).
+static bool isWidthMarker(StringRef Name) {
+  return Name == "capsule_width" || Name == "enzyme_width";
+}
+static bool isStridedMarker(StringRef Name) {
+  return Name.ends_with("_dupv") || Name.ends_with("_dupnoneedv");
+}
+
 bool isActivityMarkerGlobal(const GlobalVariable &G) {
-  return activityOfMarker(G.getName()) || resultMarkerNamed(G.getName());
+  return activityOfMarker(G.getName()) || resultMarkerNamed(G.getName()) ||
+         isWidthMarker(G.getName());
 }
 
 /// The global a marker operand names: C loads it (`enzyme_dup`), Enzyme's
@@ -93,6 +106,9 @@ private:
   };
   static std::optional<Marker> markerOf(const Value *V);
   bool skipResultMarkers();
+  bool parseWidth();
+  Value *parseShadows(unsigned ParamNo, Value *Stride);
+  bool checkLanesResultType(llvm::Type *Produced);
   bool applyResultMarkers(llvm::Type *RetTy);
   bool checkPrimalResultType(llvm::Type *Produced);
   bool fail(const Twine &Why) {
@@ -116,6 +132,8 @@ private:
   Function *Fn = nullptr;
   unsigned Next = 1;
   GradientRequest R;
+  /// Tangents per value (enzyme_width).
+  unsigned Width = 1;
   /// The result markers met so far.
   bool Primal = false, NoPrimal = false;
   std::optional<ResultMarker> ResultActivity;
@@ -137,6 +155,10 @@ std::optional<RequestParser::Marker> RequestParser::markerOf(const Value *V) {
 bool RequestParser::skipResultMarkers() {
   for (; Next < Call.arg_size(); ++Next) {
     const GlobalVariable *G = markerGlobal(Call.getArgOperand(Next));
+    if (G && isWidthMarker(G->getName())) {
+      ++Next; // read by parseWidth
+      continue;
+    }
     std::optional<ResultMarker> M =
         G ? resultMarkerNamed(G->getName()) : std::nullopt;
     if (!M)
@@ -154,6 +176,35 @@ bool RequestParser::skipResultMarkers() {
     ResultActivity = M;
     ResultActivityName = G->getName();
   }
+  return true;
+}
+
+/// `enzyme_width, N`, wherever it stands (Enzyme reads it first): N
+/// tangents per value, N a constant from 1 to CAPSULE_MAX_LANES.
+bool RequestParser::parseWidth() {
+  StringRef Name;
+  for (unsigned I = Next; I < Call.arg_size(); ++I) {
+    const GlobalVariable *G = markerGlobal(Call.getArgOperand(I));
+    if (!G || !isWidthMarker(G->getName()))
+      continue;
+    if (!Name.empty())
+      return fail("'" + G->getName() + "' appears twice");
+    Name = G->getName();
+    auto *N = I + 1 < Call.arg_size()
+                  ? dyn_cast<ConstantInt>(Call.getArgOperand(I + 1))
+                  : nullptr;
+    if (!N || N->isZero() || N->getValue().ugt(MaxLanes))
+      return fail("'" + Name +
+                  "' must be followed by a constant number of tangents from "
+                  "1 to " +
+                  Twine(MaxLanes));
+    Width = N->getZExtValue();
+  }
+  if (Width > 1 && !Forward)
+    return fail("'" + Name +
+                "' asks for vector mode, which Capsule has in forward mode "
+                "(__enzyme_fwddiff) only yet; in reverse mode, call the "
+                "gradient once per seed");
   return true;
 }
 
@@ -231,6 +282,20 @@ bool RequestParser::parseArgument(unsigned ParamNo) {
                 "' ends the call: it must be "
                 "followed by " +
                 argName(ParamNo));
+  Value *Stride = nullptr;
+  if (M && isStridedMarker(M->Name)) {
+    Stride = Call.getArgOperand(Next++);
+    if (!Stride->getType()->isIntegerTy())
+      return fail("'" + M->Name +
+                  "' must be followed by the distance in "
+                  "bytes between the shadows of " +
+                  argName(ParamNo) + ", an integer");
+    if (Next >= NumArgs)
+      return fail("activity marker '" + M->Name +
+                  "' and its stride end the "
+                  "call: they must be followed by " +
+                  argName(ParamNo));
+  }
   Value *V = Call.getArgOperand(Next++);
   if (std::optional<Marker> Stray = markerOf(V))
     return fail("activity marker '" + Stray->Name + "' stands where " +
@@ -249,23 +314,18 @@ bool RequestParser::parseArgument(unsigned ParamNo) {
   // by its tangent.
   if (Forward && A == ArgActivity::Dup && carriesFloat(ParamTy))
     A = ArgActivity::Out;
+  if (Stride && (A != ArgActivity::Dup || !ParamTy->isPointerTy()))
+    return fail(How + " marks " + argName(ParamNo) +
+                ", which is not a pointer: only pointers have shadows laid "
+                "out a stride apart");
   if (A == ArgActivity::Dup) {
     if (!ParamTy->isPointerTy())
       return fail(How + " marks " + argName(ParamNo) +
                   ", which is not a pointer");
-    if (Next >= NumArgs)
-      return fail(argName(ParamNo) +
-                  " is dup but the call ends before its "
-                  "shadow; pass the shadow right after it, or mark it "
-                  "capsule_const");
-    Value *Shadow = Call.getArgOperand(Next++);
-    if (markerOf(Shadow))
-      return fail("the shadow of " + argName(ParamNo) +
-                  " is missing: an activity marker stands in its place");
-    if (!Shadow->getType()->isPointerTy())
-      return fail("the shadow of " + argName(ParamNo) +
-                  " must be a pointer like the argument itself");
-    R.Shadows.push_back(Shadow);
+    Value *Shadows = parseShadows(ParamNo, Stride);
+    if (!Shadows)
+      return false;
+    R.Shadows.push_back(Shadows);
     if (Fn->getArg(ParamNo)->hasByValAttr() &&
         holdsUnion(Fn->getArg(ParamNo)->getParamByValType()))
       return fail(argName(ParamNo) +
@@ -287,20 +347,67 @@ bool RequestParser::parseArgument(unsigned ParamNo) {
   return true;
 }
 
+/// The shadow of a dup pointer, or in vector mode its Width shadows: each
+/// given, or a stride apart from the first.
+Value *RequestParser::parseShadows(unsigned ParamNo, Value *Stride) {
+  IRBuilder<> B(&Call);
+  unsigned Given = Stride ? 1 : Width;
+  SmallVector<Value *, 8> Shadows;
+  for (unsigned K = 0; K < Given; ++K) {
+    std::string Which =
+        Given == 1 ? "the shadow" : "shadow " + std::to_string(K + 1);
+    if (Next >= Call.arg_size())
+      return fail(argName(ParamNo) + " is dup but the call ends before " +
+                  (Given == 1 ? "its shadow" : Which) +
+                  "; pass the shadow right after it, or mark it "
+                  "capsule_const"),
+             nullptr;
+    Value *Shadow = Call.getArgOperand(Next++);
+    if (markerOf(Shadow))
+      return fail(Which + " of " + argName(ParamNo) +
+                  " is missing: an activity marker stands in its place"),
+             nullptr;
+    if (!Shadow->getType()->isPointerTy())
+      return fail(Which + " of " + argName(ParamNo) +
+                  " must be a pointer like the argument itself"),
+             nullptr;
+    Shadows.push_back(Shadow);
+  }
+  return makeLanes(B, Width, [&](unsigned K) -> Value * {
+    if (!Stride)
+      return Shadows[K];
+    Value *Offset =
+        B.CreateMul(B.CreateSExtOrTrunc(Stride, B.getInt64Ty()), B.getInt64(K));
+    return B.CreateGEP(B.getInt8Ty(), Shadows[0], Offset);
+  });
+}
+
+/// The tangent of an active argument, or in vector mode its Width tangents.
 bool RequestParser::parseTangent(unsigned ParamNo, Type *ParamTy) {
-  if (Next >= Call.arg_size())
-    return fail(argName(ParamNo) +
-                " is active but the call ends before its tangent; pass the "
-                "tangent right after it, or mark it capsule_const");
-  Value *Tangent = Call.getArgOperand(Next++);
-  if (markerOf(Tangent))
-    return fail("the tangent of " + argName(ParamNo) +
-                " is missing: an activity marker stands in its place");
-  Value *Converted = convertMarkerArgument(
-      Call, Tangent, ParamTy, "the tangent of " + argName(ParamNo));
-  if (!Converted)
-    return false;
-  R.Tangents.push_back(Converted);
+  SmallVector<Value *, 8> Tangents;
+  for (unsigned K = 0; K < Width; ++K) {
+    std::string Which =
+        Width == 1 ? "its tangent" : "tangent " + std::to_string(K + 1);
+    if (Next >= Call.arg_size())
+      return fail(argName(ParamNo) + " is active but the call ends before " +
+                  Which +
+                  "; pass the tangent right after it, or mark it "
+                  "capsule_const");
+    Value *Tangent = Call.getArgOperand(Next++);
+    if (markerOf(Tangent))
+      return fail((Width == 1 ? "the tangent" : Which) + " of " +
+                  argName(ParamNo) +
+                  " is missing: an activity marker stands in its place");
+    Value *Converted = convertMarkerArgument(
+        Call, Tangent, ParamTy,
+        (Width == 1 ? "the tangent" : Which) + " of " + argName(ParamNo));
+    if (!Converted)
+      return false;
+    Tangents.push_back(Converted);
+  }
+  IRBuilder<> B(&Call);
+  R.Tangents.push_back(
+      makeLanes(B, Width, [&](unsigned K) { return Tangents[K]; }));
   return true;
 }
 
@@ -326,12 +433,15 @@ void RequestParser::shadowConstByValCopies() {
     Type *Ty = A->getParamByValType();
     IRBuilder<> Entry(
         &*Call.getFunction()->getEntryBlock().getFirstInsertionPt());
-    AllocaInst *Scratch =
-        Entry.CreateAlloca(Ty, nullptr, A->getName() + ".const.shadow");
+    AllocaInst *Scratch = Entry.CreateAlloca(Ty, Entry.getInt64(Width),
+                                             A->getName() + ".const.shadow");
     IRBuilder<> B(&Call);
-    B.CreateMemSet(Scratch, B.getInt8(0), DL.getTypeAllocSize(Ty),
+    B.CreateMemSet(Scratch, B.getInt8(0), DL.getTypeAllocSize(Ty) * Width,
                    Scratch->getAlign());
-    R.Shadows.insert(R.Shadows.begin() + DupsBefore++, Scratch);
+    R.Shadows.insert(R.Shadows.begin() + DupsBefore++,
+                     makeLanes(B, Width, [&](unsigned K) {
+                       return B.CreateConstGEP1_64(Ty, Scratch, K);
+                     }));
     Activity = ArgActivity::Dup;
   }
 }
@@ -397,6 +507,25 @@ bool RequestParser::checkTangentResultType() {
               "): use void, or the type of the result");
 }
 
+/// Vector mode: the marker returns the result's tangents, \p Produced
+/// ([Width x result]); the declared type must be void or of its size (a
+/// struct or array of Width values of the result's type).
+bool RequestParser::checkLanesResultType(Type *Produced) {
+  const DataLayout &DL = Call.getDataLayout();
+  Type *T = R.ResultSlot ? Call.getParamStructRetType(0) : Call.getType();
+  Type *RetTy = Fn->getReturnType();
+  if (T->isVoidTy() || RetTy->isVoidTy() ||
+      DL.getTypeStoreSize(T) == DL.getTypeStoreSize(Produced))
+    return true;
+  std::string TS, RetS;
+  raw_string_ostream(TS) << *T;
+  raw_string_ostream(RetS) << *RetTy;
+  return fail("the call's return type (" + TS + ") does not fit the " +
+              Twine(Width) + " tangents of the result of '" + displayName(*Fn) +
+              "': declare a struct or array of " + Twine(Width) +
+              " values of its type (" + RetS + ")");
+}
+
 /// With enzyme_primal_return the marker returns \p Produced: f's result,
 /// then its adjoints ({result, {adjoints}}) or its tangent ({result,
 /// tangent}). The declared type must take it: void, the result's own type
@@ -447,6 +576,16 @@ std::optional<GradientRequest> RequestParser::parse() {
   R.Sig.Fn = Fn;
   R.Sig.TopLevel = true;
   R.Sig.StableArgs = ~uint64_t(0);
+  if (!parseWidth())
+    return std::nullopt;
+  R.Sig.Width = Width;
+  auto IsSimd = [&](Type *T) { return !laneType(T, Width); };
+  if (IsSimd(Fn->getReturnType()) ||
+      any_of(Fn->getFunctionType()->params(), IsSimd))
+    return fail("vector mode (enzyme_width) of '" + displayName(*Fn) +
+                "', which takes or returns SIMD vector values, is not "
+                "supported yet"),
+           std::nullopt;
   unsigned NumParams = Fn->arg_size();
   for (unsigned I = 0; I < NumParams; ++I) {
     if (!skipResultMarkers())
@@ -475,10 +614,15 @@ std::optional<GradientRequest> RequestParser::parse() {
     R.Sig.ActiveReturn = carriesFloat(RetTy);
     if (!applyResultMarkers(RetTy))
       return std::nullopt;
-    bool Fits = !R.ReturnPrimal ? !R.ReturnTangent || checkTangentResultType()
-                : R.ReturnTangent
-                    ? checkPrimalResultType(StructType::get(RetTy, RetTy))
-                    : checkPrimalResultType(RetTy);
+    // Vector mode returns the result's tangents as an array.
+    Type *Tangents = Width > 1 ? ArrayType::get(RetTy, Width) : RetTy;
+    bool Fits =
+        !R.ReturnPrimal
+            ? !R.ReturnTangent || (Width == 1 ? checkTangentResultType()
+                                              : checkLanesResultType(Tangents))
+        : R.ReturnTangent
+            ? checkPrimalResultType(StructType::get(RetTy, Tangents))
+            : checkPrimalResultType(RetTy);
     if (!Fits)
       return std::nullopt;
     shadowConstByValCopies();

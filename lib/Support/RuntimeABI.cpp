@@ -372,6 +372,21 @@ FunctionCallee RuntimeABI::tangentSinkFill(SinkLevel L) {
   return function(Name, Type::getVoidTy(C), {Ptr, Ptr, Type::getInt64Ty(C)});
 }
 
+FunctionCallee RuntimeABI::tangentLaneSinkOf() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_tangent_lane_sink_of", Ptr,
+                  {Ptr, Type::getInt64Ty(C)});
+}
+
+FunctionCallee RuntimeABI::tangentLaneSinkFill() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  Type *I64 = Type::getInt64Ty(C);
+  return function("__capsule_tangent_lane_sink_fill", Type::getVoidTy(C),
+                  {Ptr, Ptr, I64, I64});
+}
+
 FunctionCallee RuntimeABI::tangentAlloc() {
   LLVMContext &C = M.getContext();
   return function("__capsule_tangent_alloc", PointerType::getUnqual(C),

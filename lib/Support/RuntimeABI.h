@@ -121,6 +121,10 @@ public:
   llvm::FunctionCallee tangentSinkOf(SinkLevel L = SinkLevel::Own);
   /// void (ptr shadow, ptr src, i64 bytes): the same for each pointer slot.
   llvm::FunctionCallee tangentSinkFill(SinkLevel L = SinkLevel::Own);
+  /// ptr (ptr, i64 lane): vector mode's tangentSinkOf() for one lane.
+  llvm::FunctionCallee tangentLaneSinkOf();
+  /// void (ptr shadow, ptr src, i64 bytes, i64 lane).
+  llvm::FunctionCallee tangentLaneSinkFill();
   /// ptr (i64 bytes): a zeroed tangent block.
   llvm::FunctionCallee tangentAlloc();
   /// ptr (ptr old tangent block, i64 bytes).

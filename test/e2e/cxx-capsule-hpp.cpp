@@ -147,6 +147,32 @@ int main() {
                                1, 0, 0, std::cos(x[3])};
   check_vec_cf("jacobian", jac.data(), jwant.data(), 12);
   check_cf("jacobian's primal", y[1], std::exp(x[2]) - x[3]);
+  // Eleven inputs: one vector-mode run for the first eight columns, three
+  // single runs for the rest; against finite differences.
+  const std::size_t wide = 11, rows = 5;
+  auto chain = [](std::span<const double> a, std::span<double> out) {
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      double s = 0;
+      for (std::size_t j = 0; j < a.size(); ++j)
+        s += std::sin(a[j] * (i + 1)) * a[(j + i) % a.size()];
+      out[i] = s;
+    }
+  };
+  std::vector<double> xw(wide), yw(rows), jw(rows * wide), plus(rows),
+      minus(rows);
+  for (std::size_t j = 0; j < wide; ++j)
+    xw[j] = 0.1 * j - 0.4;
+  capsule::jacobian(chain, xw, yw, jw);
+  for (std::size_t j = 0; j < wide; ++j) {
+    std::vector<double> xp = xw, xm = xw;
+    xp[j] += 1e-6;
+    xm[j] -= 1e-6;
+    chain(xp, plus);
+    chain(xm, minus);
+    for (std::size_t i = 0; i < rows; ++i)
+      check_close("jacobian in blocks of eight", jw[i * wide + j],
+                  (plus[i] - minus[i]) / 2e-6, CHECK_FD_RTOL, CHECK_FD_ATOL);
+  }
   capsule::jvp(vf, x, v, y, dy);
   for (int i = 0; i < 3; ++i) {
     double want_i = 0;

@@ -9,6 +9,9 @@ floats:
   T name value            the tangent of the result (__capsule_fwddiff)
                           along the direction direction(i) for x[i] and
                           direction(N) for the scalar argument when active;
+  V name v0 v1 v2         the tangents of a vector-mode call of width 3
+                          along that direction, -2 times it, and zero: T,
+                          -2 T and 0 (scaling by 2 is exact);
   I name bad              how many interrupted-and-resumed runs of the
                           primal (each resumed twice) did not end with the
                           first one's result and memory bit for bit, or
@@ -52,6 +55,21 @@ def tangent_arguments(case):
     if case.a_active:
         args += [", capsule_dup, A, fuzz_direction(N)",
                  ", A, fuzz_direction(N)"][bits >> 2 & 1]
+    else:
+        args += ", capsule_const, A"
+    return args
+
+
+def lane_arguments(case):
+    """The vector-mode marker's arguments (width 3, lanes d, -2 d, 0): x's
+    shadows a stride apart or one by one, the scalar's three tangents."""
+    bits = zlib.crc32((case.name + " lanes").encode())
+    args = "capsule_width, 3, "
+    args += ["capsule_dupv, sizeof lanes[0], X, lanes[0]",
+             "capsule_dup, X, lanes[0], lanes[1], lanes[2]"][bits & 1]
+    args += ", capsule_const, N, capsule_const, c"
+    if case.a_active:
+        args += ", A, fuzz_direction(N), -2 * fuzz_direction(N), 0.0"
     else:
         args += ", capsule_const, A"
     return args
@@ -108,6 +126,16 @@ def capsule_driver(case):
   printf("T {name} %a\\n", t);
   {name}_setup(X);
   memcpy(X, x0, sizeof x0);
+  double lanes[3][{n}];
+  for (int i = 0; i < N; i++) {{
+    lanes[0][i] = fuzz_direction(i);
+    lanes[1][i] = -2 * fuzz_direction(i);
+    lanes[2][i] = 0.0;
+  }}
+  fuzz_lanes v = __capsule_fwddiff_lanes((void *){name}_f, {largs});
+  printf("V {name} %a %a %a\\n", v.d[0], v.d[1], v.d[2]);
+  {name}_setup(X);
+  memcpy(X, x0, sizeof x0);
   uint64_t steps = __capsule_primops((void *){name}_f, X, N, c, A);
   /* The first resumed run is the reference of the others, bit for bit:
    * the same instrumented code. It matches the plain call to a relative
@@ -139,7 +167,7 @@ def capsule_driver(case):
   }}
   printf("I {name} %d\\n", bad);
 }}""".format(result=marker_result, void=void, args=marker_arguments(case),
-             targs=tangent_arguments(case),
+             targs=tangent_arguments(case), largs=lane_arguments(case),
              **case_fields(case))
     return lines.splitlines()
 
@@ -168,6 +196,8 @@ def oracle_driver(case):
 
 MARKERS = """void __capsule_autodiff_void(void *, ...);
 void __capsule_autodiff_checkpointed_void(void *, ...);
+typedef struct { double d[3]; } fuzz_lanes;
+fuzz_lanes __capsule_fwddiff_lanes(void *, ...);
 static double fuzz_direction(int i) {
   return ((i * 7 + 3) % 11 - 5) * 0.25 + 0.125;
 }"""

@@ -13,6 +13,8 @@ at -O2, and as the dual-number oracle. Each case is judged on its own:
   - its forward-mode tangent along a fixed direction, at both levels,
     against the oracle's derivatives dotted with the direction (RTOL of the
     sum of the terms' magnitudes: the two sum in different orders);
+  - a vector-mode call's three lanes (that direction, -2 times it, zero)
+    against that tangent: T, -2 T and 0, to a relative 1e-12;
   - the primal of the Capsule build against the oracle's value, which checks
     the oracle itself: a difference there is reported as such.
 A crash, a hang, a non-finite result where the oracle is finite and a build
@@ -109,6 +111,7 @@ class Outcome:
         self.primal = None
         self.grad = {}      # (mode, index) -> value
         self.tangent = None
+        self.lanes = None   # a vector-mode call's tangents (driver.py V)
         self.deriv = {}     # index -> value (oracle)
         self.interrupt_bad = None
         self.crash = None   # why the case did not finish
@@ -127,6 +130,8 @@ def parse(line, outcomes):
         o.deriv[words[2]] = float.fromhex(words[3])
     elif words[0] == "T":
         o.tangent = float.fromhex(words[2])
+    elif words[0] == "V":
+        o.lanes = [float.fromhex(w) for w in words[2:5]]
     elif words[0] == "I":
         o.interrupt_bad = int(words[2])
 
@@ -207,6 +212,20 @@ def tangent_failure(oracle, o):
     return "got %r, want %r" % (got, want)
 
 
+def lanes_failure(o):
+    """Why the vector-mode call's lanes are not T, -2 T and 0, or None: the
+    lanes compute what one tangent computes, scaled by 1, -2 and 0, which
+    is exact, up to a multiply-add fused differently."""
+    if o.tangent is None or o.lanes is None:
+        return "missing: tangent %r, lanes %r" % (o.tangent, o.lanes)
+    t = o.tangent
+    want = [t, -2 * t, 0.0]
+    if all(abs(g - w) <= 1e-300 + 1e-12 * abs(w)
+           for g, w in zip(o.lanes, want)):
+        return None
+    return "got %r, want %r" % (o.lanes, want)
+
+
 def judge(oracle, builds):
     """Failures of one case: (kind, detail) pairs; None if skipped."""
     if oracle.crash or oracle.primal is None or not finite(
@@ -249,6 +268,9 @@ def judge(oracle, builds):
         tangent = tangent_failure(oracle, o)
         if tangent:
             failures.append(("wrong tangent at -%s" % level, tangent))
+        lanes = lanes_failure(o)
+        if lanes:
+            failures.append(("wrong vector-mode lanes at -%s" % level, lanes))
         if o.interrupt_bad:
             failures.append(("interrupted run differs at -%s" % level,
                              "%d of the resumed runs" % o.interrupt_bad))

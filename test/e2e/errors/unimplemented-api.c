@@ -7,7 +7,8 @@
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=enzyme_const --implicit-check-not=enzyme_tape
 #include <capsule/capsule.h>
 
-int enzyme_dup, enzyme_const, enzyme_width, enzyme_dupv, enzyme_tape;
+int enzyme_dup, enzyme_const, enzyme_allocated, enzyme_runtime_activity,
+    enzyme_tape;
 double __enzyme_autodiff(void *, ...);
 void *__enzyme_augmentfwd(void *, ...);
 void __enzyme_reverse(void *, ...);
@@ -40,8 +41,8 @@ double use(double x, double *p, double *dp) {
   double b = __capsule_reverse((void *)square, x, 1.0);
   // CHECK-DAG: unimplemented-api.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: 'capsule_config_threads' is a Capsule API name
   capsule_config_threads(2);
-  // CHECK-DAG: unimplemented-api.c:[[@LINE+2]]:{{[0-9]+}}: error: capsule: 'enzyme_width' is an Enzyme API name
-  // CHECK-DAG: unimplemented-api.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: 'enzyme_dupv' is an Enzyme API name
-  __enzyme_autodiff((void *)square, enzyme_width, 2, enzyme_dupv, 8, p, dp);
+  // CHECK-DAG: unimplemented-api.c:[[@LINE+2]]:{{[0-9]+}}: error: capsule: 'enzyme_allocated' is an Enzyme API name
+  // CHECK-DAG: unimplemented-api.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: 'enzyme_runtime_activity' is an Enzyme API name
+  __enzyme_autodiff((void *)square, enzyme_allocated, 8, enzyme_runtime_activity, p, dp);
   return b + noisy(x) + __enzyme_autodiff((void *)square, x);
 }
