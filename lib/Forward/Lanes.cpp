@@ -72,6 +72,14 @@ static std::pair<Value *, Align> fieldPointers(IRBuilder<> &B, Type *Ty,
           commonAlignment(Alignment, Offset)};
 }
 
+/// The alignment a lane's shadow has for an access of type \p Ty that the
+/// primal makes with \p Alignment: no more than the type's own, since the
+/// user's shadows of the lanes lie any whole number of elements apart.
+static Align laneAlign(IRBuilder<> &B, Type *Ty, Align Alignment) {
+  const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
+  return std::min(Alignment, DL.getABITypeAlign(Ty));
+}
+
 static unsigned numFields(Type *Ty) {
   return isa<StructType>(Ty) ? Ty->getStructNumElements()
                              : Ty->getArrayNumElements();
@@ -91,8 +99,8 @@ Value *loadLanes(IRBuilder<> &B, Type *Ty, Value *Pointers, Align Alignment,
   }
   if (!Ty->isAggregateType())
     return makeLanes(B, Width, [&](unsigned K) -> Value * {
-      LoadInst *L =
-          B.CreateAlignedLoad(Ty, laneOf(B, Pointers, K, Width), Alignment);
+      LoadInst *L = B.CreateAlignedLoad(Ty, laneOf(B, Pointers, K, Width),
+                                        laneAlign(B, Ty, Alignment));
       Tag(*L, K);
       return L;
     });
@@ -114,7 +122,8 @@ void storeLanes(IRBuilder<> &B, Type *Ty, Value *V, Value *Pointers,
   if (!Ty->isAggregateType()) {
     for (unsigned K = 0; K < Width; ++K)
       Tag(*B.CreateAlignedStore(laneOf(B, V, K, Width),
-                                laneOf(B, Pointers, K, Width), Alignment),
+                                laneOf(B, Pointers, K, Width),
+                                laneAlign(B, Ty, Alignment)),
           K);
     return;
   }

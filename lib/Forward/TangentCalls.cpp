@@ -302,6 +302,10 @@ void TangentGenerator::tangentMemTransfer(CallBase &Call) {
       auto *Copy = cast<CallBase>(cast<CallBase>(Map[&Call])->clone());
       Copy->setArgOperand(0, Dst);
       Copy->setArgOperand(1, laneOf(B, SrcShadow, K, W));
+      // The lanes' shadows are not as aligned as the primal's memory.
+      if (W > 1)
+        for (unsigned Operand : {0, 1})
+          Copy->removeParamAttr(Operand, Attribute::Alignment);
       B.Insert(Copy);
     } else if (Pointers) {
       Value *Size = B.CreateZExtOrTrunc(Bytes, B.getInt64Ty());

@@ -488,28 +488,21 @@ void TangentGenerator::tangentStore(StoreInst &SI) {
 }
 
 /// A stack slot's shadow is a stack slot beside it, zeroed; in vector
-/// mode, one per lane, one after the other in a slot of all of them.
+/// mode, one per lane, each aligned as the slot is (code may rely on it).
 void TangentGenerator::tangentAlloca(AllocaInst &Slot) {
   if (!AI.hasShadow(&Slot))
     return;
   auto *Clone = cast<AllocaInst>(Map[&Slot]);
   IRBuilder<> B = after(Slot);
-  Value *Elements = Clone->getArraySize();
-  AllocaInst *Twin = B.CreateAlloca(
-      Slot.getAllocatedType(),
-      W == 1 ? Elements
-             : B.CreateMul(Elements, ConstantInt::get(Elements->getType(), W)));
-  Twin->setAlignment(Slot.getAlign());
   Value *Bytes =
-      B.CreateMul(B.CreateZExtOrTrunc(Twin->getArraySize(), B.getInt64Ty()),
+      B.CreateMul(B.CreateZExtOrTrunc(Clone->getArraySize(), B.getInt64Ty()),
                   B.getInt64(DL.getTypeAllocSize(Slot.getAllocatedType())));
-  B.CreateMemSet(Twin, B.getInt8(0), Bytes, Slot.getAlign());
-  if (W == 1)
-    return setTwin(&Slot, Twin);
-  setTwin(&Slot, makeLanes(B, W, [&](unsigned K) {
-    Value *Lane = ConstantInt::get(Elements->getType(), K);
-    return B.CreateGEP(Slot.getAllocatedType(), Twin,
-                       B.CreateMul(Elements, Lane));
+  setTwin(&Slot, makeLanes(B, W, [&](unsigned) -> Value * {
+    AllocaInst *Twin =
+        B.CreateAlloca(Slot.getAllocatedType(), Clone->getArraySize());
+    Twin->setAlignment(Slot.getAlign());
+    B.CreateMemSet(Twin, B.getInt8(0), Bytes, Slot.getAlign());
+    return Twin;
   }));
 }
 
