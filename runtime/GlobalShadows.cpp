@@ -123,6 +123,22 @@ extern "C" void __capsule_bind_shadow_globals(const capsule_shadow_global *G,
     }
 }
 
+extern "C" void __capsule_check_nested_dup_args(const capsule_shadow_global *G,
+                                                uint64_t N, void *const *Args,
+                                                uint64_t Count) {
+  for (uint64_t I = 0; I < Count; ++I)
+    if (const capsule_shadow_global *Holder = globalHolding(G, N, Args[I])) {
+      std::fprintf(stderr,
+                   "capsule: dup argument %llu of a derivative call inside "
+                   "differentiated code (nested differentiation) points into "
+                   "the global '%s', which the differentiated code also uses "
+                   "by name: nested calls cannot tie its shadow to the "
+                   "argument's; pass the global's data in memory of its own\n",
+                   static_cast<unsigned long long>(I + 1), Holder->name);
+      std::exit(3);
+    }
+}
+
 extern "C" void __capsule_unbind_shadow_globals(const capsule_shadow_global *G,
                                                 uint64_t N, void *const *Args,
                                                 void *const *UserShadows,

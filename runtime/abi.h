@@ -184,6 +184,13 @@ void __capsule_bind_shadow_globals(const capsule_shadow_global *globals,
                                    uint64_t n, void *const *args,
                                    void *const *user_shadows, void **shadows,
                                    uint64_t count);
+// A derivative call inside differentiated code (nested differentiation)
+// binds nothing: this stops the program with a message if a dup argument
+// points into one of the globals, whose shadow global the binding would
+// have tied to the argument's shadow.
+void __capsule_check_nested_dup_args(const capsule_shadow_global *globals,
+                                     uint64_t n, void *const *args,
+                                     uint64_t count);
 void __capsule_unbind_shadow_globals(const capsule_shadow_global *globals,
                                      uint64_t n, void *const *args,
                                      void *const *user_shadows, uint64_t count);

@@ -43,12 +43,17 @@ struct DiffSignature {
   /// Forward mode: how many tangents each value carries (Enzyme's vector
   /// mode, enzyme_width), in the lanes of LLVM vectors (Forward/Lanes.h).
   unsigned Width = 1;
+  /// Nested differentiation: the round of the marker pass that lowers it,
+  /// 0 for derivatives whose code holds no marker call, k + 1 for those
+  /// whose code holds derivatives of round k. A derivative of round k runs
+  /// inside one of round k + 1, so each round has shadow globals of its own.
+  unsigned Level = 0;
 
   bool operator<(const DiffSignature &O) const {
     return std::tie(Fn, Args, ActiveReturn, TopLevel, StableArgs, Untaped,
-                    Tangent, Width) < std::tie(O.Fn, O.Args, O.ActiveReturn,
-                                               O.TopLevel, O.StableArgs,
-                                               O.Untaped, O.Tangent, O.Width);
+                    Tangent, Width, Level) <
+           std::tie(O.Fn, O.Args, O.ActiveReturn, O.TopLevel, O.StableArgs,
+                    O.Untaped, O.Tangent, O.Width, O.Level);
   }
 };
 

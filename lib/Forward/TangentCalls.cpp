@@ -229,6 +229,7 @@ void TangentGenerator::tangentDifferentiatedCall(CallBase &Call) {
   DiffSignature S = D.signatureAtCall(Call, Callee, AI);
   S.Tangent = true;
   S.Width = W;
+  S.Level = Sig.Level;
   for (unsigned K = 0; K < S.Args.size(); ++K)
     if (S.Args[K] == ArgActivity::Dup && Call.isByValArgument(K) &&
         holdsUnion(Call.getParamByValType(K)))

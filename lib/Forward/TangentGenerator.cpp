@@ -46,11 +46,11 @@ Value *TangentGenerator::twin(Value *V) {
     if (isTapeHeader(C))
       return D.abi().tangentTape(); // width 1 only (tangentCall)
     if (W == 1)
-      return D.shadowOfConstant(C);
+      return D.shadowOfConstant(C, /*Lane=*/0, Sig.Level);
     // A global's lanes: one shadow global each.
     SmallVector<Constant *, 8> Lanes;
     for (unsigned K = 0; K < W; ++K)
-      Lanes.push_back(D.shadowOfConstant(C, K));
+      Lanes.push_back(D.shadowOfConstant(C, K, Sig.Level));
     return Lanes[0] ? ConstantVector::get(Lanes) : nullptr;
   }
   return Twins.lookup(V);

@@ -122,7 +122,8 @@ takeInnermost(SmallVectorImpl<GradientRequest> &Pending,
 /// Marks the requests inside code that another request differentiates.
 /// Their derivatives run inside the outer one's without the runtime's
 /// shadow-global binding, so their functions must not name globals that
-/// have shadows: such requests are refused, and their calls erased so that
+/// hold pointers (the binding gives those pointers their shadows), nor be in
+/// vector mode: such requests are refused, and their calls erased so that
 /// the outer derivative does not meet them.
 void markNested(Differentiator &D, SmallVectorImpl<GradientRequest> &Pending,
                 ArrayRef<GradientRequest> Checkpointed,
@@ -134,15 +135,18 @@ void markNested(Differentiator &D, SmallVectorImpl<GradientRequest> &Pending,
     R.Nested = Differentiated.contains(R.Call->getFunction());
     if (!R.Nested)
       return false;
-    const GlobalVariable *G = namedShadowedGlobal(*R.Sig.Fn);
+    const GlobalVariable *G = nullptr;
+    for (GlobalVariable *Named : namedShadowedGlobals(*R.Sig.Fn))
+      if (carriesPointer(Named->getValueType()))
+        G = Named;
     if (!G && R.Sig.Width == 1)
       return false;
     std::string Why =
         G ? ("a derivative call inside differentiated code (nested "
              "differentiation) of a function that uses the global variable '" +
              G->getName() +
-             "' is not supported yet; pass its data as an "
-             "argument")
+             "', which holds pointers, is not supported yet; pass its data "
+             "as an argument")
                 .str()
           : "vector mode (enzyme_width) inside differentiated code (nested "
             "differentiation) is not supported yet";
@@ -241,11 +245,15 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
   SmallPtrSet<CallBase *, 8> Erased;
   markNested(D, Pending, Checkpointed, Erased);
   SmallPtrSet<const Function *, 8> Differentiating;
-  while (!Pending.empty()) {
+  // Each round's derivatives get shadow globals of their own: a round's
+  // run inside the next one's (DiffSignature::Level).
+  for (unsigned Round = 0; !Pending.empty(); ++Round) {
     SmallVector<GradientRequest, 8> Ready =
         takeInnermost(Pending, Checkpointed);
-    for (GradientRequest &R : Ready)
+    for (GradientRequest &R : Ready) {
+      R.Sig.Level = Round;
       D.get(R.Sig);
+    }
     D.run();
     for (GradientRequest &R : Ready) {
       if (R.Sig.Tangent)

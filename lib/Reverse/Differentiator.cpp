@@ -8,6 +8,7 @@
 #include "Reverse/GradientGenerator.h"
 #include "Support/Diagnostics.h"
 #include "Support/MarkerCalls.h"
+#include "Support/NestingOrder.h"
 #include "Support/Preprocess.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -259,20 +260,8 @@ DiffSignature Differentiator::signatureAtCall(const CallBase &Call,
   return S;
 }
 
-GlobalVariable *Differentiator::shadowGlobal(GlobalVariable *G, unsigned Lane) {
-  if (Lane) {
-    GlobalVariable *&L = LaneShadowOf[{G, Lane}];
-    if (!L) {
-      GlobalVariable *First = shadowGlobal(G);
-      L = new GlobalVariable(M, G->getValueType(), /*isConstant=*/false,
-                             GlobalValue::InternalLinkage,
-                             Constant::getNullValue(G->getValueType()),
-                             G->getName() + ".capsule.shadow.lane" +
-                                 Twine(Lane));
-      L->setAlignment(First->getAlign());
-    }
-    return L;
-  }
+GlobalVariable *Differentiator::shadowGlobal(GlobalVariable *G, unsigned Lane,
+                                             unsigned Level) {
   GlobalVariable *&S = ShadowOf[G];
   if (!S) {
     S = new GlobalVariable(M, G->getValueType(), /*isConstant=*/false,
@@ -282,19 +271,33 @@ GlobalVariable *Differentiator::shadowGlobal(GlobalVariable *G, unsigned Lane) {
     S->setAlignment(G->getAlign());
     ShadowGlobals.push_back(S);
   }
-  return S;
+  if (!Lane && !Level)
+    return S;
+  GlobalVariable *&Extra = ExtraShadowOf[{G, Lane, Level}];
+  if (!Extra) {
+    std::string Suffix = Level ? ".level" + std::to_string(Level) : "";
+    if (Lane)
+      Suffix += ".lane" + std::to_string(Lane);
+    Extra = new GlobalVariable(M, G->getValueType(), /*isConstant=*/false,
+                               GlobalValue::InternalLinkage,
+                               Constant::getNullValue(G->getValueType()),
+                               S->getName() + Suffix);
+    Extra->setAlignment(S->getAlign());
+  }
+  return Extra;
 }
 
-Constant *Differentiator::shadowOfConstant(Constant *C, unsigned Lane) {
+Constant *Differentiator::shadowOfConstant(Constant *C, unsigned Lane,
+                                           unsigned Level) {
   if (!C->getType()->isPointerTy() || !constantHasShadow(C))
     return nullptr;
   if (auto *G = dyn_cast<GlobalVariable>(C))
-    return shadowGlobal(G, Lane);
+    return shadowGlobal(G, Lane, Level);
   if (auto *CE = dyn_cast<ConstantExpr>(C)) {
     SmallVector<Constant *, 4> Ops;
     for (const Use &U : CE->operands())
       Ops.push_back(cast<Constant>(U));
-    Ops[0] = shadowOfConstant(Ops[0], Lane);
+    Ops[0] = shadowOfConstant(Ops[0], Lane, Level);
     return Ops[0] ? CE->getWithOperands(Ops) : nullptr;
   }
   return nullptr;
@@ -350,38 +353,73 @@ GlobalVariable *Differentiator::primalOf(GlobalVariable *Shadow) const {
   llvm_unreachable("not a shadow global");
 }
 
-/// The runtime's view of the shadow globals of lane \p Lane: {global,
-/// shadow, bytes, name, offsets of the pointers it holds, their count} each
-/// (abi.h).
-GlobalVariable *Differentiator::makeShadowGlobalTable(unsigned Lane) {
+/// The runtime's view of global \p G and its shadow global of round
+/// \p Level and lane \p Lane: {global, shadow, bytes, name, offsets of the
+/// pointers it holds, their count} (abi.h).
+Constant *Differentiator::shadowGlobalEntry(GlobalVariable *G, unsigned Lane,
+                                            unsigned Level) {
   const DataLayout &DL = M.getDataLayout();
-  LLVMContext &C = M.getContext();
-  IRBuilder<> B(C);
-  SmallVector<Constant *, 8> Entries;
-  for (GlobalVariable *Shadow : ShadowGlobals) {
-    GlobalVariable *G = primalOf(Shadow);
-    SmallVector<Constant *, 4> Offsets;
-    for (const MemoryRun &Run : layoutRuns(G->getValueType(), DL))
-      if (Run.Kind == ElementKind::Pointer)
-        for (uint64_t O = 0; O < Run.Bytes; O += DL.getPointerSize())
-          Offsets.push_back(B.getInt64(Run.Offset + O));
-    auto *OffsetsTy = ArrayType::get(B.getInt64Ty(), Offsets.size());
-    auto *OffsetsVar = new GlobalVariable(
-        M, OffsetsTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
-        ConstantArray::get(OffsetsTy, Offsets),
-        G->getName() + ".capsule.pointers");
-    Constant *Name = B.CreateGlobalStringPtr(
-        G->getName(), G->getName() + ".capsule.name", 0, &M);
-    Entries.push_back(
-        ConstantStruct::get(ABI.shadowGlobalType(),
-                            {G, shadowGlobal(G, Lane),
-                             B.getInt64(DL.getTypeAllocSize(G->getValueType())),
-                             Name, OffsetsVar, B.getInt64(Offsets.size())}));
-  }
+  IRBuilder<> B(M.getContext());
+  SmallVector<Constant *, 4> Offsets;
+  for (const MemoryRun &Run : layoutRuns(G->getValueType(), DL))
+    if (Run.Kind == ElementKind::Pointer)
+      for (uint64_t O = 0; O < Run.Bytes; O += DL.getPointerSize())
+        Offsets.push_back(B.getInt64(Run.Offset + O));
+  auto *OffsetsTy = ArrayType::get(B.getInt64Ty(), Offsets.size());
+  auto *OffsetsVar = new GlobalVariable(M, OffsetsTy, /*isConstant=*/true,
+                                        GlobalValue::PrivateLinkage,
+                                        ConstantArray::get(OffsetsTy, Offsets),
+                                        G->getName() + ".capsule.pointers");
+  Constant *Name = B.CreateGlobalStringPtr(
+      G->getName(), G->getName() + ".capsule.name", 0, &M);
+  return ConstantStruct::get(
+      ABI.shadowGlobalType(),
+      {G, shadowGlobal(G, Lane, Level),
+       B.getInt64(DL.getTypeAllocSize(G->getValueType())), Name, OffsetsVar,
+       B.getInt64(Offsets.size())});
+}
+
+GlobalVariable *Differentiator::tableOf(ArrayRef<Constant *> Entries) {
   auto *TableTy = ArrayType::get(ABI.shadowGlobalType(), Entries.size());
   return new GlobalVariable(
       M, TableTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
       ConstantArray::get(TableTy, Entries), "capsule.shadow.globals");
+}
+
+GlobalVariable *Differentiator::shadowGlobalTable(unsigned Level,
+                                                  unsigned Lane) {
+  auto &[Table, Covered] = ShadowGlobalTables[{Level, Lane}];
+  if (Table && Covered == ShadowGlobals.size())
+    return Table;
+  Covered = ShadowGlobals.size();
+  SmallVector<Constant *, 8> Entries;
+  // Making entries may make shadows of its own: a copy.
+  SmallVector<GlobalVariable *, 8> Shadows(ShadowGlobals.begin(),
+                                           ShadowGlobals.end());
+  for (GlobalVariable *Shadow : Shadows)
+    Entries.push_back(shadowGlobalEntry(primalOf(Shadow), Lane, Level));
+  Table = tableOf(Entries);
+  return Table;
+}
+
+/// The number of entries of a table of shadowGlobalTable().
+static Value *tableSize(IRBuilder<> &B, Value *Table) {
+  return B.getInt64(cast<ArrayType>(cast<GlobalVariable>(Table)->getValueType())
+                        ->getNumElements());
+}
+
+/// Adjoints or tangents left from a previous call never leak into the
+/// next.
+void Differentiator::zeroShadowGlobals(IRBuilder<> &B, unsigned Level,
+                                       unsigned Lane) {
+  const DataLayout &DL = M.getDataLayout();
+  // Zeroing may make shadows of its own (a later round's): a copy.
+  SmallVector<GlobalVariable *, 8> Shadows(ShadowGlobals.begin(),
+                                           ShadowGlobals.end());
+  for (GlobalVariable *Shadow : Shadows)
+    B.CreateMemSet(shadowGlobal(primalOf(Shadow), Lane, Level), B.getInt8(0),
+                   DL.getTypeAllocSize(Shadow->getValueType()),
+                   Shadow->getAlign());
 }
 
 /// An array of \p Values in a stack slot of the caller's entry block.
@@ -401,36 +439,42 @@ Differentiator::bindShadowGlobals(IRBuilder<> &B, const GradientRequest &R) {
   ShadowBinding SB;
   ArrayRef<Value *> Shadows = R.Shadows;
   SB.Shadows.assign(Shadows.begin(), Shadows.end());
-  if (ShadowGlobals.empty() || R.Nested)
+  if (ShadowGlobals.empty())
     return SB;
   SmallVector<Value *, 4> DupArgs = dupArguments(R);
+  unsigned Level = R.Sig.Level;
+  if (R.Nested) {
+    zeroShadowGlobals(B, Level, /*Lane=*/0);
+    SmallVector<Constant *, 4> Named;
+    for (GlobalVariable *G : namedShadowedGlobals(*R.Sig.Fn))
+      Named.push_back(shadowGlobalEntry(G, /*Lane=*/0, Level));
+    if (Named.empty() || DupArgs.empty())
+      return SB;
+    Value *Table = tableOf(Named);
+    B.CreateCall(ABI.checkNestedDupArgs(), {Table, tableSize(B, Table),
+                                            stackArray(B, DupArgs, "dup.args"),
+                                            B.getInt64(DupArgs.size())});
+    return SB;
+  }
   if (ShadowGlobalTables.empty()) {
     shadowStoredAddressTargets();
     shadowInitializerTargets();
   }
-  const DataLayout &DL = M.getDataLayout();
   unsigned Width = R.Sig.Width;
   SB.Args = stackArray(B, DupArgs, "dup.args");
   SB.Count = B.getInt64(DupArgs.size());
   // Each lane of vector mode is bound as a call of its own.
   SmallVector<Value *, 1> Bounds;
   for (unsigned Lane = 0; Lane < Width; ++Lane) {
-    if (ShadowGlobalTables.size() <= Lane)
-      ShadowGlobalTables.push_back(makeShadowGlobalTable(Lane));
-    for (GlobalVariable *Shadow : ShadowGlobals) {
-      GlobalVariable *LaneShadow = shadowGlobal(primalOf(Shadow), Lane);
-      B.CreateMemSet(LaneShadow, B.getInt8(0),
-                     DL.getTypeAllocSize(Shadow->getValueType()),
-                     Shadow->getAlign());
-    }
+    zeroShadowGlobals(B, Level, Lane);
     SmallVector<Value *, 4> LaneShadows;
     for (Value *S : Shadows)
       LaneShadows.push_back(laneOf(B, S, Lane, Width));
-    SB.Tables.push_back(ShadowGlobalTables[Lane]);
+    SB.Tables.push_back(shadowGlobalTable(Level, Lane));
     SB.UserShadows.push_back(stackArray(B, LaneShadows, "dup.shadows"));
     Bounds.push_back(stackArray(B, LaneShadows, "dup.bound.shadows"));
     B.CreateCall(ABI.bindShadowGlobals(),
-                 {SB.Tables.back(), B.getInt64(ShadowGlobals.size()), SB.Args,
+                 {SB.Tables.back(), tableSize(B, SB.Tables.back()), SB.Args,
                   SB.UserShadows.back(), Bounds.back(), SB.Count});
   }
   auto *Ty = ArrayType::get(B.getPtrTy(), std::max<size_t>(Shadows.size(), 1));
@@ -446,8 +490,7 @@ void Differentiator::unbindShadowGlobals(IRBuilder<> &B,
                                          const ShadowBinding &SB) {
   for (auto [Table, UserShadows] : zip(SB.Tables, SB.UserShadows))
     B.CreateCall(ABI.unbindShadowGlobals(),
-                 {Table, B.getInt64(ShadowGlobals.size()), SB.Args, UserShadows,
-                  SB.Count});
+                 {Table, tableSize(B, Table), SB.Args, UserShadows, SB.Count});
 }
 
 } // namespace capsule

@@ -64,12 +64,14 @@ public:
                                 const ActivityInfo &AI) const;
 
   /// The shadow of a mutable global defined in this module (created on
-  /// first use), or null. Vector mode's lanes after the first have shadow
-  /// globals of their own (\p Lane).
-  llvm::GlobalVariable *shadowGlobal(llvm::GlobalVariable *G,
-                                     unsigned Lane = 0);
+  /// first use), or null. Vector mode's lanes after the first, and the
+  /// rounds of nested differentiation after the first, have shadow globals
+  /// of their own (\p Lane, \p Level: DiffSignature::Level).
+  llvm::GlobalVariable *shadowGlobal(llvm::GlobalVariable *G, unsigned Lane = 0,
+                                     unsigned Level = 0);
   /// The shadow of a constant pointer expression, or null if it has none.
-  llvm::Constant *shadowOfConstant(llvm::Constant *C, unsigned Lane = 0);
+  llvm::Constant *shadowOfConstant(llvm::Constant *C, unsigned Lane = 0,
+                                   unsigned Level = 0);
   /// What a gradient call hands the runtime about its dup arguments so that
   /// shadow globals and the user's shadows agree (bindShadowGlobals).
   struct ShadowBinding {
@@ -90,9 +92,11 @@ public:
   /// uses by name shares its shadow global, and pointers the program stored
   /// in globals before the call get the shadows of what they point to.
   /// A nested request (one inside code another request differentiates)
-  /// binds nothing: its function names no global with a shadow (the marker
-  /// pass checked), and the outer derivative could not differentiate the
-  /// runtime's binding.
+  /// binds nothing, since the outer derivative could not differentiate the
+  /// runtime's binding: its round's shadow globals are zeroed, and the
+  /// runtime checks that no dup argument points into a global (which the
+  /// binding would have tied to its shadow global). Its function reaches no
+  /// global holding pointers (the marker pass checked).
   ShadowBinding bindShadowGlobals(llvm::IRBuilder<> &B,
                                   const GradientRequest &R);
   /// After the reverse sweep: the adjoints of globals passed as dup
@@ -107,7 +111,11 @@ private:
   void shadowStoredAddressTargets();
   void shadowInitializerTargets();
   llvm::GlobalVariable *primalOf(llvm::GlobalVariable *Shadow) const;
-  llvm::GlobalVariable *makeShadowGlobalTable(unsigned Lane);
+  llvm::Constant *shadowGlobalEntry(llvm::GlobalVariable *G, unsigned Lane,
+                                    unsigned Level);
+  llvm::GlobalVariable *tableOf(llvm::ArrayRef<llvm::Constant *> Entries);
+  llvm::GlobalVariable *shadowGlobalTable(unsigned Level, unsigned Lane);
+  void zeroShadowGlobals(llvm::IRBuilder<> &B, unsigned Level, unsigned Lane);
   llvm::Function *declareForward(const DiffSignature &Sig);
   llvm::Function *declareReverse(const DiffSignature &Sig);
   llvm::Function *declareTangent(const DiffSignature &Sig);
@@ -123,12 +131,17 @@ private:
   llvm::DenseMap<llvm::GlobalVariable *, llvm::GlobalVariable *> ShadowOf;
   /// The values of ShadowOf, in creation order (deterministic output).
   llvm::SmallVector<llvm::GlobalVariable *> ShadowGlobals;
-  /// Vector mode: the shadow globals of lanes after the first.
-  std::map<std::pair<llvm::GlobalVariable *, unsigned>, llvm::GlobalVariable *>
-      LaneShadowOf;
-  /// The runtime's tables of ShadowGlobals, one per lane, made at the first
-  /// lowering that binds the lane.
-  llvm::SmallVector<llvm::GlobalVariable *, 1> ShadowGlobalTables;
+  /// The shadow globals of lanes and rounds after the first: (global, lane,
+  /// level) to shadow.
+  std::map<std::tuple<llvm::GlobalVariable *, unsigned, unsigned>,
+           llvm::GlobalVariable *>
+      ExtraShadowOf;
+  /// The runtime's tables of the shadow globals of a (level, lane), and how
+  /// many of ShadowGlobals each covers: remade when shadow globals were
+  /// added since (a later round's derivatives).
+  std::map<std::pair<unsigned, unsigned>,
+           std::pair<llvm::GlobalVariable *, size_t>>
+      ShadowGlobalTables;
   bool Failed = false;
 };
 

@@ -35,7 +35,7 @@ Value *GradientGenerator::fwdShadow(Value *V) {
   // no shadow.
   Constant *None = Constant::getNullValue(V->getType());
   if (auto *C = dyn_cast<Constant>(V)) {
-    Constant *S = D.shadowOfConstant(C);
+    Constant *S = D.shadowOfConstant(C, /*Lane=*/0, Sig.Level);
     return S ? S : None;
   }
   Value *S = FwdShadows.lookup(V);

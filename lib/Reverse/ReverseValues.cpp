@@ -42,7 +42,7 @@ Value *GradientGenerator::reverseValue(Value *V, unsigned Kind) {
   if (auto *C = dyn_cast<Constant>(V)) {
     if (Kind == PrimalField)
       return C;
-    Constant *S = D.shadowOfConstant(C);
+    Constant *S = D.shadowOfConstant(C, /*Lane=*/0, Sig.Level);
     return S ? S : Constant::getNullValue(V->getType());
   }
   Record &R = Records[Current];
@@ -292,6 +292,7 @@ DiffSignature GradientGenerator::signatureAt(const CallBase &Call,
                                              Function *Callee) const {
   DiffSignature S = D.signatureAtCall(Call, Callee, AI);
   S.Untaped = Sig.Untaped;
+  S.Level = Sig.Level;
   // Only reverse sweeps reload what stable arguments point to.
   if (!S.Untaped)
     S.StableArgs = stableArgsAt(Call);

@@ -42,29 +42,31 @@ bool reachesAny(Function &F,
                 [&](const Function *G) { return Containing.contains(G); });
 }
 
-/// The global with a shadow that constant \p C names, if any.
-static const GlobalVariable *shadowedGlobalIn(const Constant *C) {
-  if (auto *G = dyn_cast<GlobalVariable>(C))
-    return constantHasShadow(G) ? G : nullptr;
+/// Adds the globals with shadows that constant \p C names.
+static void addShadowedGlobalsIn(Constant *C,
+                                 SmallSetVector<GlobalVariable *, 4> &Out) {
+  if (auto *G = dyn_cast<GlobalVariable>(C)) {
+    if (constantHasShadow(G))
+      Out.insert(G);
+    return;
+  }
   if (isa<GlobalValue>(C))
-    return nullptr;
-  for (const Use &U : C->operands())
+    return;
+  for (Use &U : C->operands())
     if (auto *Operand = dyn_cast<Constant>(U.get()))
-      if (const GlobalVariable *G = shadowedGlobalIn(Operand))
-        return G;
-  return nullptr;
+      addShadowedGlobalsIn(Operand, Out);
 }
 
-const GlobalVariable *namedShadowedGlobal(Function &F) {
+SmallSetVector<GlobalVariable *, 4> namedShadowedGlobals(Function &F) {
   SmallPtrSet<const Function *, 16> Reached;
   addReachable(F, Reached);
+  SmallSetVector<GlobalVariable *, 4> Named;
   for (const Function *G : Reached)
     for (const Instruction &I : instructions(*G))
       for (const Use &U : I.operands())
         if (auto *C = dyn_cast<Constant>(U.get()))
-          if (const GlobalVariable *GV = shadowedGlobalIn(C))
-            return GV;
-  return nullptr;
+          addShadowedGlobalsIn(C, Named);
+  return Named;
 }
 
 } // namespace capsule

@@ -11,6 +11,7 @@
 #ifndef CAPSULE_NESTINGORDER_H
 #define CAPSULE_NESTINGORDER_H
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace llvm {
@@ -31,8 +32,9 @@ bool reachesAny(
     llvm::Function &F,
     const llvm::SmallPtrSetImpl<const llvm::Function *> &Containing);
 
-/// A global with a shadow that code \p F may run names, or null.
-const llvm::GlobalVariable *namedShadowedGlobal(llvm::Function &F);
+/// The globals with shadows that code \p F may run names.
+llvm::SmallSetVector<llvm::GlobalVariable *, 4>
+namedShadowedGlobals(llvm::Function &F);
 
 } // namespace capsule
 

@@ -329,6 +329,13 @@ FunctionCallee RuntimeABI::bindShadowGlobals() {
                   {Ptr, I64, Ptr, Ptr, Ptr, I64});
 }
 
+FunctionCallee RuntimeABI::checkNestedDupArgs() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  return function("__capsule_check_nested_dup_args", Type::getVoidTy(C),
+                  {Ptr, I64, Ptr, I64});
+}
+
 FunctionCallee RuntimeABI::unbindShadowGlobals() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);

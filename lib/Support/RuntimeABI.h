@@ -104,6 +104,8 @@ public:
   /// count).
   llvm::FunctionCallee bindShadowGlobals();
   llvm::FunctionCallee unbindShadowGlobals();
+  /// void (ptr table, i64 n, ptr args, i64 count).
+  llvm::FunctionCallee checkNestedDupArgs();
   /// ptr (ptr): sink(p), the sink reserved on first use.
   llvm::FunctionCallee sinkOf();
   /// void (ptr shadow, ptr src, i64 bytes).

@@ -1,4 +1,4 @@
-// Error: what nested differentiation does not support yet is a compile-time error at the inner derivative call or at the construct, naming it (at -O0 and -O2): an inner derivative whose function uses a global, reverse mode over forward-mode code that allocates, three levels of forward mode over memory without derivatives, and a checkpointed gradient of code that itself differentiates.
+// Error: what nested differentiation does not support yet is a compile-time error at the inner derivative call or at the construct, naming it (at -O0 and -O2): an inner derivative whose function uses a global that holds pointers, reverse mode over forward-mode code that allocates, three levels of forward mode over memory without derivatives, and a checkpointed gradient of code that itself differentiates.
 // RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 #include <capsule/capsule.h>
@@ -6,10 +6,11 @@
 
 void __capsule_autodiff_v(void *, ...);
 
-double scale = 2.0;
-static double scaled(double y) { return scale * y * y; }
+double scale_value = 2.0;
+double *scale = &scale_value;
+static double scaled(double y) { return *scale * y * y; }
 double uses_global(double x) {
-  // CHECK-DAG: nested-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'uses_global': a derivative call inside differentiated code (nested differentiation) of a function that uses the global variable 'scale' is not supported yet; pass its data as an argument
+  // CHECK-DAG: nested-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'uses_global': a derivative call inside differentiated code (nested differentiation) of a function that uses the global variable 'scale', which holds pointers, is not supported yet; pass its data as an argument
   return x * __capsule_fwddiff((void *)scaled, x, 1.0);
 }
 
