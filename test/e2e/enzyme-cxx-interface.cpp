@@ -322,5 +322,10 @@ int main() {
   nesting();
   template_markers();
   static_assert(enzyme::tuple_size_v<enzyme::tuple<int, double>> == 2);
+  double r = 0.25, dr = 0;
+  check_cf("primal_call", enzyme::primal_call(scaled_ref,
+                                              enzyme::Duplicated<const double &>(r, dr),
+                                              enzyme::Const(2.0)),
+           scaled_ref(r, 2.0));
   return check_report();
 }
