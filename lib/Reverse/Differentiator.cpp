@@ -360,23 +360,29 @@ Constant *Differentiator::shadowGlobalEntry(GlobalVariable *G, unsigned Lane,
                                             unsigned Level) {
   const DataLayout &DL = M.getDataLayout();
   IRBuilder<> B(M.getContext());
-  SmallVector<Constant *, 4> Offsets;
-  for (const MemoryRun &Run : layoutRuns(G->getValueType(), DL))
-    if (Run.Kind == ElementKind::Pointer)
-      for (uint64_t O = 0; O < Run.Bytes; O += DL.getPointerSize())
-        Offsets.push_back(B.getInt64(Run.Offset + O));
-  auto *OffsetsTy = ArrayType::get(B.getInt64Ty(), Offsets.size());
-  auto *OffsetsVar = new GlobalVariable(M, OffsetsTy, /*isConstant=*/true,
-                                        GlobalValue::PrivateLinkage,
-                                        ConstantArray::get(OffsetsTy, Offsets),
-                                        G->getName() + ".capsule.pointers");
-  Constant *Name = B.CreateGlobalStringPtr(
-      G->getName(), G->getName() + ".capsule.name", 0, &M);
+  // The name and the pointers' offsets are the global's, whatever the
+  // table: made once.
+  GlobalDescription &Desc = Descriptions[G];
+  if (!Desc.Name) {
+    SmallVector<Constant *, 4> Offsets;
+    for (const MemoryRun &Run : layoutRuns(G->getValueType(), DL))
+      if (Run.Kind == ElementKind::Pointer)
+        for (uint64_t O = 0; O < Run.Bytes; O += DL.getPointerSize())
+          Offsets.push_back(B.getInt64(Run.Offset + O));
+    auto *OffsetsTy = ArrayType::get(B.getInt64Ty(), Offsets.size());
+    Desc.Offsets = new GlobalVariable(M, OffsetsTy, /*isConstant=*/true,
+                                      GlobalValue::PrivateLinkage,
+                                      ConstantArray::get(OffsetsTy, Offsets),
+                                      G->getName() + ".capsule.pointers");
+    Desc.Count = Offsets.size();
+    Desc.Name = B.CreateGlobalStringPtr(G->getName(),
+                                        G->getName() + ".capsule.name", 0, &M);
+  }
   return ConstantStruct::get(
       ABI.shadowGlobalType(),
       {G, shadowGlobal(G, Lane, Level),
-       B.getInt64(DL.getTypeAllocSize(G->getValueType())), Name, OffsetsVar,
-       B.getInt64(Offsets.size())});
+       B.getInt64(DL.getTypeAllocSize(G->getValueType())), Desc.Name,
+       Desc.Offsets, B.getInt64(Desc.Count)});
 }
 
 GlobalVariable *Differentiator::tableOf(ArrayRef<Constant *> Entries) {
@@ -393,10 +399,7 @@ GlobalVariable *Differentiator::shadowGlobalTable(unsigned Level,
     return Table;
   Covered = ShadowGlobals.size();
   SmallVector<Constant *, 8> Entries;
-  // Making entries may make shadows of its own: a copy.
-  SmallVector<GlobalVariable *, 8> Shadows(ShadowGlobals.begin(),
-                                           ShadowGlobals.end());
-  for (GlobalVariable *Shadow : Shadows)
+  for (GlobalVariable *Shadow : ShadowGlobals)
     Entries.push_back(shadowGlobalEntry(primalOf(Shadow), Lane, Level));
   Table = tableOf(Entries);
   return Table;
@@ -413,10 +416,7 @@ static Value *tableSize(IRBuilder<> &B, Value *Table) {
 void Differentiator::zeroShadowGlobals(IRBuilder<> &B, unsigned Level,
                                        unsigned Lane) {
   const DataLayout &DL = M.getDataLayout();
-  // Zeroing may make shadows of its own (a later round's): a copy.
-  SmallVector<GlobalVariable *, 8> Shadows(ShadowGlobals.begin(),
-                                           ShadowGlobals.end());
-  for (GlobalVariable *Shadow : Shadows)
+  for (GlobalVariable *Shadow : ShadowGlobals)
     B.CreateMemSet(shadowGlobal(primalOf(Shadow), Lane, Level), B.getInt8(0),
                    DL.getTypeAllocSize(Shadow->getValueType()),
                    Shadow->getAlign());

@@ -131,6 +131,13 @@ private:
   llvm::DenseMap<llvm::GlobalVariable *, llvm::GlobalVariable *> ShadowOf;
   /// The values of ShadowOf, in creation order (deterministic output).
   llvm::SmallVector<llvm::GlobalVariable *> ShadowGlobals;
+  /// What the runtime's tables say of a global besides its shadow.
+  struct GlobalDescription {
+    llvm::Constant *Name = nullptr;
+    llvm::GlobalVariable *Offsets = nullptr; ///< where it holds pointers
+    uint64_t Count = 0;                      ///< how many
+  };
+  llvm::DenseMap<llvm::GlobalVariable *, GlobalDescription> Descriptions;
   /// The shadow globals of lanes and rounds after the first: (global, lane,
   /// level) to shadow.
   std::map<std::tuple<llvm::GlobalVariable *, unsigned, unsigned>,

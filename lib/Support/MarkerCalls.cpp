@@ -111,6 +111,10 @@ private:
   bool checkLanesResultType(llvm::Type *Produced);
   bool applyResultMarkers(llvm::Type *RetTy);
   bool checkPrimalResultType(llvm::Type *Produced);
+  /// The type the marker declares it returns, in a register or in memory.
+  llvm::Type *declaredResultType() const {
+    return R.ResultSlot ? Call.getParamStructRetType(0) : Call.getType();
+  }
   bool fail(const Twine &Why) {
     reportBadMarkerCall(Call, Why);
     return false;
@@ -489,7 +493,7 @@ bool RequestParser::checkResultType() {
 /// f's result type.
 bool RequestParser::checkTangentResultType() {
   Type *RetTy = Fn->getReturnType();
-  Type *T = R.ResultSlot ? Call.getParamStructRetType(0) : Call.getType();
+  Type *T = declaredResultType();
   bool Fits = T->isVoidTy() ||
               (T->isFloatingPointTy() &&
                (RetTy->isFloatingPointTy() || !carriesFloat(RetTy))) ||
@@ -512,7 +516,7 @@ bool RequestParser::checkTangentResultType() {
 /// struct or array of Width values of the result's type).
 bool RequestParser::checkLanesResultType(Type *Produced) {
   const DataLayout &DL = Call.getDataLayout();
-  Type *T = R.ResultSlot ? Call.getParamStructRetType(0) : Call.getType();
+  Type *T = declaredResultType();
   Type *RetTy = Fn->getReturnType();
   if (T->isVoidTy() || RetTy->isVoidTy() ||
       DL.getTypeStoreSize(T) == DL.getTypeStoreSize(Produced))
@@ -532,7 +536,7 @@ bool RequestParser::checkLanesResultType(Type *Produced) {
 /// (a floating-point type converts), or an aggregate of the same size.
 bool RequestParser::checkPrimalResultType(Type *Produced) {
   const DataLayout &DL = Call.getDataLayout();
-  Type *T = R.ResultSlot ? Call.getParamStructRetType(0) : Call.getType();
+  Type *T = declaredResultType();
   bool Fits = T->isVoidTy() || T == Produced ||
               (T->isFloatingPointTy() && Produced->isFloatingPointTy()) ||
               (Produced->isAggregateType() &&
