@@ -10,6 +10,10 @@
  * runs in a child process of its own, so that its peak RSS is its own. The
  * checkpointed gradient is compared with the plain one (largest relative
  * difference, and whether they are bit-identical).
+ *
+ * A second table does the same for the Hessian-vector product along a fixed
+ * direction v: forward mode over the plain gradient and over the
+ * checkpointed one (Forward/CheckpointedTangents.cpp), each in a child.
  *===----------------------------------------------------------------------===*/
 #include "bench_util.h"
 #include "rotation_bench.h"
@@ -19,8 +23,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum mode { PRIMAL, PLAIN, CHECKPOINTED };
-static const char *const mode_name[] = {"primal", "plain", "checkpointed"};
+enum mode { PRIMAL, PLAIN, CHECKPOINTED, HVP_PLAIN, HVP_CHECKPOINTED };
+static const char *const mode_name[] = {"primal", "plain", "checkpointed",
+                                        "hvp plain", "hvp checkpointed"};
 
 static void checkpointed_gradient(rotation_ctx *c) {
   memset(c->d_x0, 0, sizeof(double) * (size_t)c->n);
@@ -29,6 +34,48 @@ static void checkpointed_gradient(rotation_ctx *c) {
                                     c->x0, c->d_x0, capsule_dup, c->work,
                                     c->d_work, capsule_const, c->n,
                                     capsule_const, c->l, capsule_const, c->phi);
+}
+
+/* The gradients whose tangents are the Hessian-vector products. */
+static void plain_gradient_of(const double *x0, double *d_x0, double *work,
+                              double *d_work, long n, long l, double phi) {
+  __capsule_autodiff_v((void *)rotation_objective, capsule_dup, x0, d_x0,
+                       capsule_dup, work, d_work, capsule_const, n,
+                       capsule_const, l, capsule_const, phi);
+}
+static void checkpointed_gradient_of(const double *x0, double *d_x0,
+                                     double *work, double *d_work, long n,
+                                     long l, double phi) {
+  __capsule_autodiff_checkpointed_v((void *)rotation_objective, capsule_dup,
+                                    x0, d_x0, capsule_dup, work, d_work,
+                                    capsule_const, n, capsule_const, l,
+                                    capsule_const, phi);
+}
+
+/* H v into hv, along v[k] = cos(k); the gradient goes to c->d_x0. */
+static void hessian_vector(rotation_ctx *c, int checkpointed, double *hv) {
+  size_t bytes = sizeof(double) * (size_t)c->n;
+  double *v = bench_alloc(c->n), *t_work = bench_alloc(c->n),
+         *t_d_work = bench_alloc(c->n);
+  for (long k = 0; k < c->n; k++)
+    v[k] = cos((double)k);
+  memset(c->d_x0, 0, bytes);
+  memset(c->d_work, 0, bytes);
+  memset(hv, 0, bytes);
+  memset(t_d_work, 0, bytes);
+  if (checkpointed)
+    __capsule_fwddiff((void *)checkpointed_gradient_of, capsule_dup, c->x0, v,
+                      capsule_dup, c->d_x0, hv, capsule_dup, c->work, t_work,
+                      capsule_dup, c->d_work, t_d_work, capsule_const, c->n,
+                      capsule_const, c->l, capsule_const, c->phi);
+  else
+    __capsule_fwddiff((void *)plain_gradient_of, capsule_dup, c->x0, v,
+                      capsule_dup, c->d_x0, hv, capsule_dup, c->work, t_work,
+                      capsule_dup, c->d_work, t_d_work, capsule_const, c->n,
+                      capsule_const, c->l, capsule_const, c->phi);
+  free(v);
+  free(t_work);
+  free(t_d_work);
 }
 
 typedef struct measurement {
@@ -46,16 +93,20 @@ static measurement measure(enum mode m, long n, long l, double phi,
   if (pid == 0) {
     rotation_ctx c;
     rotation_setup(&c, n, l, phi);
+    double *hv = m >= HVP_PLAIN ? bench_alloc(n) : NULL;
     double t0 = bench_now();
     if (m == PRIMAL)
       rotation_primal(&c);
     else if (m == PLAIN)
       rotation_gradient(&c);
-    else
+    else if (m == CHECKPOINTED)
       checkpointed_gradient(&c);
+    else
+      hessian_vector(&c, m == HVP_CHECKPOINTED, hv);
     double t = bench_now() - t0;
     if (m != PRIMAL)
-      memcpy(out, c.d_x0, sizeof(double) * (size_t)n);
+      memcpy(out, hv ? hv : c.d_x0, sizeof(double) * (size_t)n);
+    free(hv);
     rotation_free(&c);
     if (write(fd[1], &t, sizeof t) != sizeof t)
       _exit(2);
@@ -80,6 +131,53 @@ static measurement measure(enum mode m, long n, long l, double phi,
  * l = 12809); beyond 8 GiB of tape it is not run, and the checkpointed
  * gradient is not compared (it is at every smaller l). */
 static const long max_plain_inner_iterations = 270000;
+
+/* Largest relative difference between a and b, and whether they are
+ * bit-identical. */
+static double max_rel_diff(const double *a, const double *b, long n,
+                           int *identical) {
+  double diff = 0;
+  *identical = 1;
+  for (long j = 0; j < n; j++) {
+    diff = fmax(diff, fabs(a[j] - b[j]) / fmax(fabs(a[j]), 1e-300));
+    *identical &= a[j] == b[j];
+  }
+  return diff;
+}
+
+/* The Hessian-vector products: forward over the plain gradient (while its
+ * tape, about twice the gradient's, fits) and over the checkpointed one. */
+static void hvp_table(const long *ls, int count, long n, double phi,
+                      double *plain, double *ckpt) {
+  printf("\nHessian-vector products (forward mode over the gradient), "
+         "v[k] = cos(k)\n");
+  printf("%6s | %9s %8s | %9s %8s | %9s %8s | %7s %9s %s\n", "l", "primal s",
+         "RSS", "plain s", "RSS", "ckpt s", "RSS", "ckpt/p", "ckpt-p MB",
+         "max rel diff");
+  for (int i = 0; i < count; i++) {
+    long l = ls[i];
+    measurement p = measure(PRIMAL, n, l, phi, NULL);
+    measurement k = measure(HVP_CHECKPOINTED, n, l, phi, ckpt);
+    if (2 * rotation_total_inner(l, phi) > max_plain_inner_iterations) {
+      printf("%6ld | %9.4f %8.1f | %9s %8s | %9.4f %8.1f | %7.2f %9.1f "
+             "(plain skipped: its tape would exceed 8 GiB)\n",
+             l, p.seconds, p.maxrss_mib, "-", "-", k.seconds, k.maxrss_mib,
+             k.seconds / p.seconds, (k.maxrss_mib - p.maxrss_mib) * 1.048576);
+      fflush(stdout);
+      continue;
+    }
+    measurement g = measure(HVP_PLAIN, n, l, phi, plain);
+    int identical;
+    double diff = max_rel_diff(plain, ckpt, n, &identical);
+    printf("%6ld | %9.4f %8.1f | %9.4f %8.1f | %9.4f %8.1f | %7.2f %9.1f "
+           "%.3g%s\n",
+           l, p.seconds, p.maxrss_mib, g.seconds, g.maxrss_mib, k.seconds,
+           k.maxrss_mib, k.seconds / p.seconds,
+           (k.maxrss_mib - p.maxrss_mib) * 1.048576, diff,
+           identical ? " (bit-identical)" : "");
+    fflush(stdout);
+  }
+}
 
 int main(int argc, char **argv) {
   const long n = 1000;
@@ -127,13 +225,8 @@ int main(int argc, char **argv) {
       continue;
     }
     measurement g = measure(PLAIN, n, l, phi, plain);
-    double diff = 0;
-    int identical = 1;
-    for (long j = 0; j < n; j++) {
-      double d = fabs(plain[j] - ckpt[j]) / fmax(fabs(plain[j]), 1e-300);
-      diff = fmax(diff, d);
-      identical &= plain[j] == ckpt[j];
-    }
+    int identical;
+    double diff = max_rel_diff(plain, ckpt, n, &identical);
     printf("%6ld %12ld | %9.4f %8.1f | %9.4f %8.1f | %9.4f %8.1f | %7.2f "
            "%7.2f %9.1f %.3g%s\n",
            l, rotation_total_inner(l, phi), p.seconds, p.maxrss_mib, g.seconds,
@@ -142,5 +235,6 @@ int main(int argc, char **argv) {
            diff, identical ? " (bit-identical)" : "");
     fflush(stdout);
   }
+  hvp_table(ls, count, n, phi, plain, ckpt);
   return 0;
 }

@@ -2,6 +2,7 @@
 #include "Analysis/Activity.h"
 
 #include "Analysis/CallClassifier.h"
+#include "Support/MarkerCalls.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -166,6 +167,10 @@ bool ActivityInfo::variedSource(const Instruction &I) const {
     return hasShadow(LI->getPointerOperand()) &&
            !inQuietSlot(LI->getPointerOperand());
   if (auto *Call = dyn_cast<CallBase>(&I)) {
+    // The adjoints a checkpointed gradient returns depend on its arguments
+    // (forward mode over it: Forward/CheckpointedTangents.cpp).
+    if (markerCallKind(*Call) == MarkerKind::AutodiffCheckpointed)
+      return true;
     switch (classifyCall(*Call).Kind) {
     case CalleeKind::Math:
       return any_of(Call->args(), [&](const Use &U) { return isVaried(U); });

@@ -247,6 +247,8 @@ std::optional<NestedRuntime> nestedRuntimeCall(const CallBase &Call) {
       .Cases("__capsule_tangent_tape_mirror", "__capsule_tangent_of_sink_place",
              "__capsule_tangent_sink_fill_places",
              "__capsule_defer_tangent_free", NestedRuntime::OverGradient)
+      .Case("__capsule_checkpointed_tangent",
+            NestedRuntime::CheckpointedTangent)
       .Default(std::nullopt);
 }
 

@@ -103,7 +103,10 @@ enum class NestedRuntime {
   DeferFree,      ///< (block): free postponed to the gradient's end
   PlaceOf,        ///< a place in the gradient's sink
   PlaceFill,      ///< (shadow, src, bytes): places for src's pointers
-  OverGradient    ///< left by forward mode over a gradient
+  OverGradient,   ///< left by forward mode over a gradient
+  /// stands for the checkpointed gradient of a tangent function (forward
+  /// mode over a checkpointed gradient)
+  CheckpointedTangent
 };
 std::optional<NestedRuntime> nestedRuntimeCall(const llvm::CallBase &Call);
 

@@ -102,10 +102,10 @@ std::string DifferentiabilityChecks::whyNoDerivative(const CallBase &Call,
                  "active data";
   std::string Name = "'" + displayName(*Callee) + "'";
   if (markerKind(*Callee) == MarkerKind::AutodiffCheckpointed)
-    return "a checkpointed gradient inside differentiated code (nested "
-           "differentiation, such as a Hessian-vector product over "
-           "__capsule_autodiff_checkpointed) is not supported yet; use "
-           "__capsule_autodiff there";
+    return "a checkpointed gradient inside code differentiated in reverse "
+           "mode (reverse over reverse) is not supported yet; for second "
+           "derivatives use forward mode over it (__enzyme_fwddiff of a "
+           "function that calls __capsule_autodiff_checkpointed)";
   if (markerKind(*Callee))
     return "a derivative call inside differentiated code that cannot be "
            "lowered first (it differentiates a function that reaches it) is "
@@ -144,6 +144,10 @@ DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
     return std::string(
         "differentiating a forward-mode derivative of a gradient (a third "
         "level over reverse mode) is not supported yet");
+  case NestedRuntime::CheckpointedTangent:
+    return std::string(
+        "differentiating a forward-mode derivative of a checkpointed "
+        "gradient (a third level over reverse mode) is not supported yet");
   case NestedRuntime::SinkOf:
   case NestedRuntime::SinkFill:
     return std::nullopt;

@@ -51,6 +51,7 @@ bool CheckpointedGradients::prepare(ArrayRef<GradientRequest> Requests) {
   for (const GradientRequest &R : Requests) {
     Ok &= checkSupported(R);
     Fns.insert(R.Sig.Fn);
+    Levels[R.Sig.Fn] = R.Sig.Level;
   }
   if (!Ok || Fns.empty())
     return Ok;
@@ -64,9 +65,9 @@ bool CheckpointedGradients::prepare(ArrayRef<GradientRequest> Requests) {
       return false;
     Roots[F] = Built->lookup(F);
   }
-  for (auto &[F, Root] : Roots) {
-    D.get(stageSignature(*Root.Step));
-    D.get(stageSignature(*Root.Step, /*Untaped=*/true));
+  for (Function *F : Fns) {
+    D.get(stageSignature(*F));
+    D.get(stageSignature(*F, /*Untaped=*/true));
   }
   return true;
 }
@@ -75,13 +76,14 @@ bool CheckpointedGradients::prepare(ArrayRef<GradientRequest> Requests) {
 /// frame live in the frame's adjoint slots) to its next yield or its end.
 /// Nothing runs between the two sweeps of a stage. The untaped variant is
 /// the stage's forward sweep without a tape: how the driver re-executes.
-DiffSignature CheckpointedGradients::stageSignature(Function &Step,
-                                                    bool Untaped) {
+DiffSignature CheckpointedGradients::stageSignature(Function &Root,
+                                                    bool Untaped) const {
   DiffSignature Sig;
-  Sig.Fn = &Step;
+  Sig.Fn = Roots.lookup(&Root).Step;
   Sig.Args = {ArgActivity::Dup};
   Sig.TopLevel = true;
   Sig.Untaped = Untaped;
+  Sig.Level = Levels.lookup(&Root);
   return Sig;
 }
 
@@ -91,8 +93,8 @@ GlobalVariable *CheckpointedGradients::checkpointedEntry(Function &Root,
   if (Entry)
     return Entry;
   const InterruptibleRoot &IR = Roots.lookup(&Root);
-  Derivative Dv = D.get(stageSignature(*IR.Step));
-  Function *Untaped = D.get(stageSignature(*IR.Step, /*Untaped=*/true)).Fwd;
+  Derivative Dv = D.get(stageSignature(Root));
+  Function *Untaped = D.get(stageSignature(Root, /*Untaped=*/true)).Fwd;
   Module &M = D.module();
   StructType *Ty = D.abi().checkpointedEntryType();
   Constant *Init = ConstantStruct::get(

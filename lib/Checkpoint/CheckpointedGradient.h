@@ -35,13 +35,18 @@ public:
   llvm::Value *lower(const GradientRequest &R);
 
 private:
-  static DiffSignature stageSignature(llvm::Function &Step,
-                                      bool Untaped = false);
+  /// The signature of \p Root's stage: its step function, dup.
+  DiffSignature stageSignature(llvm::Function &Root,
+                               bool Untaped = false) const;
   llvm::GlobalVariable *checkpointedEntry(llvm::Function &Root,
                                           SeededResult Seed);
 
   Differentiator &D;
   llvm::DenseMap<llvm::Function *, InterruptibleRoot> Roots;
+  /// The level of each root's derivatives (DiffSignature::Level): above
+  /// that of the tangent function whose checkpointed gradient it is
+  /// (Forward/CheckpointedTangents.cpp), else 0.
+  llvm::DenseMap<llvm::Function *, unsigned> Levels;
   /// One entry per root and seed: a root's result may be seeded in one
   /// request and constant (enzyme_const_return) in another.
   llvm::DenseMap<std::pair<llvm::Function *, SeededResult>,

@@ -28,6 +28,8 @@ void TangentGenerator::tangentCall(CallBase &Call) {
                                "itself differentiates is not supported yet");
     return tangentNestedRuntime(Call, *Kind);
   }
+  if (markerCallKind(Call) == MarkerKind::AutodiffCheckpointed)
+    return tangentCheckpointedGradient(Call);
   CalleeInfo Info = classifyCall(Call);
   if (Info.Fn && markerKind(*Info.Fn))
     return unsupported(Call,

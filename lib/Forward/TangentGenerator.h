@@ -62,6 +62,9 @@ private:
   void tangentNestedRuntime(llvm::CallBase &Call, NestedRuntime Kind);
   void tangentGradientRuntime(llvm::CallBase &Call, NestedRuntime Kind);
 
+  // ---- Checkpointed gradients (CheckpointedTangents.cpp) ----
+  void tangentCheckpointedGradient(llvm::CallBase &Call);
+
   /// The clone of primal value \p V.
   llvm::Value *primal(llvm::Value *V);
   /// The twin of \p V, or null where it is zero (or, for a pointer, where

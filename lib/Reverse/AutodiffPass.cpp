@@ -100,15 +100,14 @@ void addContaining(ArrayRef<GradientRequest> Requests,
 
 /// Takes from \p Pending the requests to lower now: those whose function
 /// reaches no marker call still to be lowered (NestingOrder.h). When none
-/// is (a marker inside the function it differentiates, or inside code a
-/// checkpointed gradient differentiates), all of them: the generators then
-/// refuse the inner marker call by name.
+/// is (a marker inside the function it differentiates), all of them: the
+/// generators then refuse the inner marker call by name. Checkpointed
+/// gradients are lowered last: forward mode over one makes another
+/// (Forward/CheckpointedTangents.cpp), reverse mode refuses it.
 SmallVector<GradientRequest, 8>
-takeInnermost(SmallVectorImpl<GradientRequest> &Pending,
-              ArrayRef<GradientRequest> Checkpointed) {
+takeInnermost(SmallVectorImpl<GradientRequest> &Pending) {
   SmallPtrSet<const Function *, 8> Containing;
   addContaining(Pending, Containing);
-  addContaining(Checkpointed, Containing);
   SmallVector<GradientRequest, 8> Ready, Waiting;
   for (GradientRequest &R : Pending)
     (reachesAny(*R.Sig.Fn, Containing) ? Waiting : Ready)
@@ -135,22 +134,13 @@ void markNested(Differentiator &D, SmallVectorImpl<GradientRequest> &Pending,
     R.Nested = Differentiated.contains(R.Call->getFunction());
     if (!R.Nested)
       return false;
-    const GlobalVariable *G = nullptr;
-    for (GlobalVariable *Named : namedShadowedGlobals(*R.Sig.Fn))
-      if (carriesPointer(Named->getValueType()))
-        G = Named;
-    if (!G && R.Sig.Width == 1)
+    std::optional<std::string> Why = whyGlobalsNotNestable(*R.Sig.Fn);
+    if (!Why && R.Sig.Width == 1)
       return false;
-    std::string Why =
-        G ? ("a derivative call inside differentiated code (nested "
-             "differentiation) of a function that uses the global variable '" +
-             G->getName() +
-             "', which holds pointers, is not supported yet; pass its data "
-             "as an argument")
-                .str()
-          : "vector mode (enzyme_width) inside differentiated code (nested "
+    if (!Why)
+      Why = "vector mode (enzyme_width) inside differentiated code (nested "
             "differentiation) is not supported yet";
-    reportUnsupported(*R.Call, *R.Call->getFunction(), Why);
+    reportUnsupported(*R.Call, *R.Call->getFunction(), *Why);
     D.noteFailure();
     Erased.insert(R.Call);
     eraseMarkerCall(*R.Call);
@@ -225,13 +215,18 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
       to_vector(map_range(Calls, [](MarkerCall &MC) { return MC.Call; })), FAM);
   Differentiator D(M, FAM);
   SmallVector<GradientRequest, 8> Pending, Checkpointed, MadeCheckpointed;
+  SmallPtrSet<CallBase *, 8> Erased;
   bool AllCheckpointed = checkpointEverything();
   for (MarkerCall &MC : Calls) {
     std::optional<GradientRequest> R = MC.Kind == MarkerKind::Fwddiff
                                            ? parseTangentRequest(*MC.Call)
                                            : parseGradientRequest(*MC.Call);
-    if (!R)
+    // Reported; gone before a derivative of its function meets it again.
+    if (!R) {
+      Erased.insert(MC.Call);
+      eraseMarkerCall(*MC.Call);
       continue;
+    }
     if (MC.Kind == MarkerKind::AutodiffCheckpointed)
       Checkpointed.push_back(std::move(*R));
     else if (MC.Kind == MarkerKind::Autodiff && AllCheckpointed)
@@ -242,14 +237,12 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
   keepNestedGradientsPlain(Pending, MadeCheckpointed, Checkpointed);
   Checkpointed.append(std::make_move_iterator(MadeCheckpointed.begin()),
                       std::make_move_iterator(MadeCheckpointed.end()));
-  SmallPtrSet<CallBase *, 8> Erased;
   markNested(D, Pending, Checkpointed, Erased);
   SmallPtrSet<const Function *, 8> Differentiating;
   // Each round's derivatives get shadow globals of their own: a round's
   // run inside the next one's (DiffSignature::Level).
   for (unsigned Round = 0; !Pending.empty(); ++Round) {
-    SmallVector<GradientRequest, 8> Ready =
-        takeInnermost(Pending, Checkpointed);
+    SmallVector<GradientRequest, 8> Ready = takeInnermost(Pending);
     for (GradientRequest &R : Ready) {
       R.Sig.Level = Round;
       D.get(R.Sig);
@@ -266,6 +259,10 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
     }
   }
   refuseCheckpointedOverNested(D, Checkpointed, Differentiating);
+  // Forward mode over checkpointed gradients asked for checkpointed
+  // gradients of tangent functions, from calls that stand in generated code.
+  std::vector<GradientRequest> OfTangents = D.takeCheckpointedRequests();
+  Checkpointed.append(OfTangents.begin(), OfTangents.end());
   CheckpointedGradients CG(D);
   bool CheckpointedOk = CG.prepare(Checkpointed);
   D.run();
@@ -277,6 +274,8 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
   for (MarkerCall &MC : Calls)
     if (!Erased.contains(MC.Call))
       eraseMarkerCall(*MC.Call);
+  for (GradientRequest &R : OfTangents)
+    eraseMarkerCall(*R.Call);
 
   D.finish();
   expandJournalBarriers(M, D.abi());

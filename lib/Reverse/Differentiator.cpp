@@ -493,4 +493,12 @@ void Differentiator::unbindShadowGlobals(IRBuilder<> &B,
                  {Table, tableSize(B, Table), SB.Args, UserShadows, SB.Count});
 }
 
+void Differentiator::addCheckpointedRequest(GradientRequest R) {
+  CheckpointedRequests.push_back(std::move(R));
+}
+
+std::vector<GradientRequest> Differentiator::takeCheckpointedRequests() {
+  return std::exchange(CheckpointedRequests, {});
+}
+
 } // namespace capsule

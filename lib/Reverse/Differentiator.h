@@ -24,6 +24,7 @@
 
 #include <deque>
 #include <map>
+#include <vector>
 
 namespace capsule {
 
@@ -103,6 +104,12 @@ public:
   /// arguments go back to the user's shadows.
   void unbindShadowGlobals(llvm::IRBuilder<> &B, const ShadowBinding &SB);
 
+  /// Forward mode over a checkpointed gradient makes a checkpointed
+  /// gradient of a tangent function (Forward/CheckpointedTangents.cpp),
+  /// which the marker pass lowers with the other checkpointed gradients.
+  void addCheckpointedRequest(GradientRequest R);
+  std::vector<GradientRequest> takeCheckpointedRequests();
+
   llvm::Module &module() { return M; }
   RuntimeABI &abi() { return ABI; }
 
@@ -149,6 +156,7 @@ private:
   std::map<std::pair<unsigned, unsigned>,
            std::pair<llvm::GlobalVariable *, size_t>>
       ShadowGlobalTables;
+  std::vector<GradientRequest> CheckpointedRequests;
   bool Failed = false;
 };
 

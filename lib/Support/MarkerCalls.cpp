@@ -91,6 +91,12 @@ std::optional<MarkerKind> markerKind(const Function &F) {
   return std::nullopt;
 }
 
+std::optional<MarkerKind> markerCallKind(const CallBase &Call) {
+  auto *Callee =
+      dyn_cast<Function>(Call.getCalledOperand()->stripPointerCasts());
+  return Callee ? markerKind(*Callee) : std::nullopt;
+}
+
 namespace {
 
 /// Walks the variadic arguments of one marker call.
@@ -300,6 +306,7 @@ bool RequestParser::parseArgument(unsigned ParamNo) {
                   "call: they must be followed by " +
                   argName(ParamNo));
   }
+  unsigned Operand = Next;
   Value *V = Call.getArgOperand(Next++);
   if (std::optional<Marker> Stray = markerOf(V))
     return fail("activity marker '" + Stray->Name + "' stands where " +
@@ -345,6 +352,7 @@ bool RequestParser::parseArgument(unsigned ParamNo) {
   if (!Converted)
     return false;
   R.Args.push_back(Converted);
+  R.ArgOperands.push_back(Operand);
   R.Sig.Args.push_back(A);
   if (Forward && A == ArgActivity::Out)
     return parseTangent(ParamNo, ParamTy);
@@ -726,8 +734,7 @@ std::optional<RunRequest> parseRunRequest(CallBase &Call, RunMarkerKind Kind) {
   return R;
 }
 
-/// \p Produced as a value of the marker's declared type \p RetTy.
-static Value *resultAs(IRBuilder<> &B, Value *Produced, Type *RetTy) {
+Value *markerResultAs(IRBuilder<> &B, Value *Produced, Type *RetTy) {
   if (!Produced)
     return Constant::getNullValue(RetTy);
   if (Produced->getType() == RetTy)
@@ -771,7 +778,7 @@ void replaceMarkerResult(IRBuilder<> &B, const GradientRequest &R,
   }
   Type *RetTy = R.Call->getType();
   if (!RetTy->isVoidTy())
-    R.Call->replaceAllUsesWith(resultAs(B, Produced, RetTy));
+    R.Call->replaceAllUsesWith(markerResultAs(B, Produced, RetTy));
 }
 
 SmallVector<Value *, 4> dupArguments(const GradientRequest &R) {

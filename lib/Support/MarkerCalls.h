@@ -30,6 +30,9 @@ enum class MarkerKind { Autodiff, AutodiffCheckpointed, Fwddiff };
 /// Whether calls to \p F are marker calls, and of which kind.
 std::optional<MarkerKind> markerKind(const llvm::Function &F);
 
+/// Whether \p Call calls a marker (declared with any type), and which.
+std::optional<MarkerKind> markerCallKind(const llvm::CallBase &Call);
+
 /// The calls and invokes of \p F (not other uses of its address).
 llvm::SmallVector<llvm::CallBase *, 8> callsTo(llvm::Function &F);
 
@@ -42,6 +45,9 @@ struct GradientRequest {
   DiffSignature Sig;
   /// The primal arguments, converted to the parameter types of Sig.Fn.
   llvm::SmallVector<llvm::Value *, 8> Args;
+  /// The marker call's operand each of Args comes from (a dup argument's
+  /// shadow, of width 1, is the next).
+  llvm::SmallVector<unsigned, 8> ArgOperands;
   /// The shadows of the dup arguments, in order.
   llvm::SmallVector<llvm::Value *, 4> Shadows;
   /// Forward mode: the tangents of the out (active floating-point)
@@ -83,6 +89,11 @@ llvm::Value *reverseMarkerResult(llvm::IRBuilder<> &B, const GradientRequest &R,
 /// ABI's coerced register type, read back from the value's memory image.
 void replaceMarkerResult(llvm::IRBuilder<> &B, const GradientRequest &R,
                          llvm::Value *Produced);
+
+/// \p Produced (as replaceMarkerResult gets it, not in memory) as a value
+/// of the marker's declared type \p RetTy.
+llvm::Value *markerResultAs(llvm::IRBuilder<> &B, llvm::Value *Produced,
+                            llvm::Type *RetTy);
 
 /// The primal arguments of \p R's dup arguments, parallel to R.Shadows.
 llvm::SmallVector<llvm::Value *, 4> dupArguments(const GradientRequest &R);

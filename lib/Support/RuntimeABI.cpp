@@ -360,6 +360,12 @@ FunctionCallee RuntimeABI::tangentBegin() {
                   {});
 }
 
+FunctionCallee RuntimeABI::checkpointedTangent() {
+  return M.getOrInsertFunction(
+      "__capsule_checkpointed_tangent",
+      FunctionType::get(Type::getVoidTy(M.getContext()), {}, true));
+}
+
 FunctionCallee RuntimeABI::tangentSinkOf(SinkLevel L) {
   Type *Ptr = PointerType::getUnqual(M.getContext());
   const char *Name = L == SinkLevel::Own ? "__capsule_tangent_sink_of"

@@ -115,6 +115,10 @@ public:
 
   /// void (): starts a forward-mode call.
   llvm::FunctionCallee tangentBegin();
+  /// void (...): stands, in a tangent function, for the checkpointed
+  /// gradient of a tangent function (forward mode over a checkpointed
+  /// gradient) until the marker pass lowers it; never reaches the runtime.
+  llvm::FunctionCallee checkpointedTangent();
   /// Which tangent sink a place is in (nested forward mode: an inner call's
   /// places run inside an outer call are Nested, their tangents Twin).
   enum class SinkLevel { Own, Nested, Twin };

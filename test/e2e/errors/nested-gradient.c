@@ -1,4 +1,4 @@
-// Error: reverse over reverse (a gradient of a function that itself computes a gradient), and a third level over a gradient (forward or reverse mode of a forward-mode derivative of a gradient), are not supported yet, and said so by name at the inner call, at -O0 and -O2. Forward over reverse alone is accepted (test/e2e/nesting/forward-over-reverse.c).
+// Error: reverse over reverse (a gradient of a function that itself computes a gradient, plain or checkpointed), and a third level over a gradient (forward or reverse mode of a forward-mode derivative of a gradient), are not supported yet, and said so by name at the inner call, at -O0 and -O2. Forward over reverse alone is accepted (test/e2e/nesting/forward-over-reverse.c).
 // RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
 #include <capsule/capsule.h>
@@ -22,11 +22,21 @@ double k(double x) {
 }
 double dk(double x) { return __capsule_fwddiff((void *)k, x, 1.0); }
 
-/* Forward mode over a checkpointed gradient. */
+/* Reverse mode over a checkpointed gradient (forward mode over it is
+ * accepted: test/e2e/nesting/forward-over-checkpointed.c). */
 static double quartic(double x) { return x * x * x * x; }
 double checkpointed(double x) {
-  // CHECK-DAG: nested-gradient.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'checkpointed': a checkpointed gradient inside differentiated code (nested differentiation, such as a Hessian-vector product over __capsule_autodiff_checkpointed) is not supported yet; use __capsule_autodiff there
-  return __capsule_autodiff_checkpointed((void *)quartic, x);
+  // CHECK-DAG: nested-gradient.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'checkpointed': a checkpointed gradient inside code differentiated in reverse mode (reverse over reverse) is not supported yet; for second derivatives use forward mode over it (__enzyme_fwddiff of a function that calls __capsule_autodiff_checkpointed)
+  return __capsule_autodiff_checkpointed((void *)quartic, x) * x;
+}
+
+/* A third level over a checkpointed gradient. */
+double checkpointed2(double x) {
+  // CHECK-DAG: nested-gradient.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'checkpointed2': differentiating a forward-mode derivative of a checkpointed gradient (a third level over reverse mode) is not supported yet
+  return __capsule_autodiff_checkpointed((void *)quartic, x) * x;
+}
+double dcheckpointed2(double x) {
+  return __capsule_fwddiff((void *)checkpointed2, x, 1.0);
 }
 
 /* A marker that differentiates the function it is in cannot be lowered
@@ -39,5 +49,6 @@ double self(double x) {
 double use(double x) {
   return __capsule_autodiff((void *)f, capsule_out, x) +
          __capsule_fwddiff((void *)dk, x, 1.0) + dh(x) + self(x) +
-         __capsule_fwddiff((void *)checkpointed, x, 1.0);
+         __capsule_autodiff((void *)checkpointed, capsule_out, x) +
+         __capsule_fwddiff((void *)dcheckpointed2, x, 1.0);
 }

@@ -1,0 +1,187 @@
+//===- CheckpointedTangents.cpp - Tangents of checkpointed gradients ------===//
+//
+// Forward mode over __capsule_autodiff_checkpointed: the Hessian-vector
+// product of a long run, in the checkpointed memory bound.
+//
+// The tangent of a gradient is itself a gradient, of the tangent function.
+// The checkpointed gradient of f with seed s (the adjoints of f's result
+// and outputs) computes g = grad_x (s . f(x)); its tangent along xdot, with
+// the seed's tangent sdot, is gdot = H(s . f) xdot + grad_x (sdot . f).
+// Reverse mode over the tangent function T(x, xdot) = (f(x), f'(x) xdot),
+// seeded with sdot on f's result and s on its tangent, gives
+//   adjoint of x    = grad_x (sdot . f) + H(s . f) xdot = gdot,
+//   adjoint of xdot = f'(x)^T s                         = g.
+// So the tangent of the checkpointed gradient of f is the checkpointed
+// gradient of T, with the roles of the inner call's shadows (adjoints) and
+// the outer tangents swapped: x's shadow is the tangent of dx, xdot's
+// shadow is dx. The checkpointed driver runs T (twice f's state) with
+// memory that grows with the logarithm of the run's length, and nothing of
+// the checkpointing machinery is differentiated.
+//
+// Arguments the inner call holds constant but the outer one varies (a
+// parameter p) enter T with their tangents and stay constant for the
+// gradient: their tangents bring the mixed terms H_xp pdot into gdot.
+//===----------------------------------------------------------------------===//
+#include "Forward/TangentGenerator.h"
+
+#include "Support/Diagnostics.h"
+#include "Support/GeneratedCode.h"
+#include "Support/MarkerCalls.h"
+#include "Support/NestingOrder.h"
+
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+/// What forward mode over a checkpointed gradient does not handle yet.
+static std::optional<std::string>
+whyNoCheckpointedTangent(const GradientRequest &Inner) {
+  Function &F = *Inner.Sig.Fn;
+  if (Inner.ReturnPrimal)
+    return std::string("forward mode over a checkpointed gradient that also "
+                       "returns the function's result (enzyme_primal_return) "
+                       "is not supported yet");
+  if (any_of(F.args(), [](const Argument &A) { return A.hasByValAttr(); }))
+    return "forward mode over a checkpointed gradient of '" + displayName(F) +
+           "', which takes a struct by value, is not supported yet (pass it "
+           "by pointer)";
+  return whyGlobalsNotNestable(F);
+}
+
+/// The root of the checkpointed gradient: T's parameters, calling T and
+/// returning the tangent of f's result when the inner call seeds it.
+static Function *tangentRoot(Function &F, Function &Tangent, bool Seeded) {
+  Type *RetTy = Seeded ? F.getReturnType() : Type::getVoidTy(F.getContext());
+  FunctionType *FT =
+      FunctionType::get(RetTy, Tangent.getFunctionType()->params(), false);
+  Function *Root = Function::Create(
+      FT, GlobalValue::InternalLinkage,
+      F.getName() + ".capsule.checkpointed.tangent", F.getParent());
+  IRBuilder<> B(BasicBlock::Create(F.getContext(), "entry", Root));
+  SmallVector<Value *, 12> Args(make_pointer_range(Root->args()));
+  CallInst *Result = B.CreateCall(&Tangent, Args);
+  if (!Seeded)
+    B.CreateRetVoid();
+  else
+    B.CreateRet(B.CreateExtractValue(Result, 1));
+  return Root;
+}
+
+void TangentGenerator::tangentCheckpointedGradient(CallBase &Call) {
+  if (W > 1)
+    return unsupported(Call, "vector mode (enzyme_width) over a checkpointed "
+                             "gradient is not supported yet");
+  // The marker pass parsed the user's call and dropped it if malformed.
+  auto *Clone = cast<CallBase>(Map[&Call]);
+  std::optional<GradientRequest> Inner = parseGradientRequest(*Clone);
+  if (!Inner)
+    return D.noteFailure();
+  if (std::optional<std::string> Why = whyNoCheckpointedTangent(*Inner))
+    return unsupported(Call, *Why);
+  Function &F = *Inner->Sig.Fn;
+  IRBuilder<> B(Clone);
+
+  // T's signature, and the activities and shadows of the gradient of T
+  // (the root's parameters: f's, then the tangents).
+  DiffSignature TS;
+  TS.Fn = &F;
+  TS.Tangent = true;
+  TS.Level = Sig.Level;
+  TS.ActiveReturn = carriesFloat(F.getReturnType());
+  SmallVector<ArgActivity, 8> Primals, Tangents;
+  SmallVector<Value *, 8> TangentArgs, PrimalShadows, TangentShadows;
+  unsigned NextShadow = 0;
+  for (auto [K, Activity] : enumerate(Inner->Sig.Args)) {
+    Value *Operand = Call.getArgOperand(Inner->ArgOperands[K]);
+    Type *ParamTy = F.getArg(K)->getType();
+    Value *Tangent = nullptr;
+    if (Activity == ArgActivity::Dup) {
+      Tangent = twinOrSink(B, Operand);
+      Value *Shadow = Call.getArgOperand(Inner->ArgOperands[K] + 1);
+      PrimalShadows.push_back(twinOrSink(B, Shadow));
+      TangentShadows.push_back(Inner->Shadows[NextShadow++]);
+    } else if (ParamTy->isPointerTy()) {
+      Tangent = shadowOf(Operand);
+    } else if (carriesFloat(ParamTy)) {
+      Tangent =
+          Activity == ArgActivity::Out ? twinOrZero(Operand) : twin(Operand);
+      if (Tangent)
+        Tangent = B.CreateFPCast(Tangent, ParamTy);
+    }
+    TS.Args.push_back(!Tangent                       ? ArgActivity::Const
+                      : Activity == ArgActivity::Dup ? ArgActivity::Dup
+                      : Activity == ArgActivity::Out ? ArgActivity::Out
+                      : ParamTy->isPointerTy()       ? ArgActivity::Dup
+                                                     : ArgActivity::Out);
+    Primals.push_back(Activity);
+    if (Tangent) {
+      TangentArgs.push_back(Tangent);
+      Tangents.push_back(Activity);
+    }
+  }
+
+  bool Seeded = Inner->Sig.ActiveReturn;
+  Function *Root = tangentRoot(F, *D.get(TS).Tangent, Seeded);
+  GradientRequest R;
+  R.Sig.Fn = Root;
+  R.Sig.Args.append(Primals);
+  R.Sig.Args.append(Tangents);
+  R.Sig.ActiveReturn = Seeded;
+  R.Sig.TopLevel = true;
+  R.Sig.StableArgs = ~uint64_t(0);
+  // Runs inside this tangent function: the adjoints of its globals (and of
+  // their tangents' shadow globals) are a level of their own.
+  R.Sig.Level = Sig.Level + 1;
+  R.Nested = true;
+  R.Args.append(Inner->Args);
+  R.Args.append(TangentArgs);
+  R.Shadows.append(PrimalShadows);
+  R.Shadows.append(TangentShadows);
+  // A call stands for the checkpointed gradient until the marker pass
+  // lowers it (after this round), holding the arguments until then. The
+  // adjoints of the out arguments come back in a slot, those of the primal
+  // arguments (the tangents of the inner call's) first.
+  SmallVector<Value *, 16> Held(R.Args.begin(), R.Args.end());
+  Held.append(R.Shadows);
+  StructType *AdjointsTy =
+      reverseResultType(Root->getFunctionType(), R.Sig.Args);
+  IRBuilder<> Entry(&*T.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Slot = Entry.CreateAlloca(AdjointsTy, nullptr, "checkpointed");
+  R.ResultSlot = Slot;
+  R.Call = B.CreateCall(D.abi().checkpointedTangent(), Held);
+  R.Call->setDebugLoc(Clone->getDebugLoc());
+  D.addCheckpointedRequest(std::move(R));
+
+  // What the inner call returns: the adjoints of its out arguments, which
+  // are the adjoints of the tangents' out arguments; their tangents are the
+  // adjoints of the primal ones. Without out arguments: zero (or nothing).
+  StructType *ResultTy = reverseResultType(F.getFunctionType(), Primals);
+  unsigned Outs = ResultTy->getNumElements();
+  Value *Result = nullptr, *ResultTangent = nullptr;
+  if (Outs) {
+    Value *Adjoints = B.CreateLoad(AdjointsTy, Slot);
+    Result = ResultTangent = PoisonValue::get(ResultTy);
+    for (unsigned I = 0; I < Outs; ++I) {
+      Result = B.CreateInsertValue(Result,
+                                   B.CreateExtractValue(Adjoints, Outs + I), I);
+      ResultTangent = B.CreateInsertValue(ResultTangent,
+                                          B.CreateExtractValue(Adjoints, I), I);
+    }
+  }
+  if (Inner->ResultSlot) {
+    if (Result)
+      B.CreateStore(Result, Inner->ResultSlot);
+    if (Value *Shadow = shadowOf(Call.getArgOperand(0)); Shadow && Result)
+      B.CreateStore(ResultTangent, Shadow);
+  } else if (!Call.getType()->isVoidTy()) {
+    Value *Primal = markerResultAs(B, Result, Call.getType());
+    Clone->replaceAllUsesWith(Primal);
+    Map[&Call] = Primal;
+    setTwin(&Call, markerResultAs(B, ResultTangent, Call.getType()));
+  }
+  eraseMarkerCall(*Clone);
+}
+
+} // namespace capsule

@@ -1,0 +1,79 @@
+// Error: what forward mode over a checkpointed gradient does not support yet is a compile-time error at the inner call, naming it (at -O0 and -O2): the inner call also returning f's result, vector mode outside, a struct passed by value, a global holding pointers; and what the checkpointed gradient of a tangent function refuses, such as heap memory (reverse mode over forward mode).
+// RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
+#include <capsule/capsule.h>
+#include <stdlib.h>
+
+extern int enzyme_primal_return, enzyme_width;
+typedef struct {
+  double value, dx;
+} with_primal;
+with_primal __capsule_autodiff_checkpointed_p(void *, ...)
+    __asm__("__capsule_autodiff_checkpointed");
+typedef struct {
+  double t[2];
+} two_tangents;
+two_tangents __capsule_fwddiff_2(void *, ...) __asm__("__capsule_fwddiff");
+
+static double cube(double x) { return x * x * x; }
+
+double both(double x) {
+  // CHECK-DAG: forward-over-checkpointed.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'both': forward mode over a checkpointed gradient that also returns the function's result (enzyme_primal_return) is not supported yet
+  with_primal r = __capsule_autodiff_checkpointed_p((void *)cube,
+                                                    enzyme_primal_return, x);
+  return r.value + r.dx;
+}
+
+double slope(double x) {
+  // CHECK-DAG: forward-over-checkpointed.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'slope': vector mode (enzyme_width) over a checkpointed gradient is not supported yet
+  return __capsule_autodiff_checkpointed((void *)cube, x);
+}
+
+typedef struct {
+  double a, b, c;
+} triple;
+static double triple_product(triple p, double x) {
+  return p.a * p.b * p.c * x * x;
+}
+double by_value(double x) {
+  triple p = {x, 2 * x, 3};
+  // CHECK-DAG: forward-over-checkpointed.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'by_value': forward mode over a checkpointed gradient of 'triple_product', which takes a struct by value, is not supported yet (pass it by pointer)
+  return __capsule_autodiff_checkpointed((void *)triple_product,
+                                         capsule_const, p, x);
+}
+
+double scale_value = 2.0;
+double *scale = &scale_value;
+static double scaled(double y) { return *scale * y * y; }
+double uses_global(double x) {
+  // CHECK-DAG: forward-over-checkpointed.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'uses_global': a derivative call inside differentiated code (nested differentiation) of a function that uses the global variable 'scale', which holds pointers, is not supported yet; pass its data as an argument
+  return __capsule_autodiff_checkpointed((void *)scaled, x);
+}
+
+/* The block escapes to the caller, so no optimization removes it. */
+static double heap_sum(const double *x, int n, double **keep) {
+  double *t = malloc((size_t)n * sizeof(double));
+  double s = 0;
+  for (int i = 0; i < n; i++) {
+    t[i] = x[i] * x[i];
+    s += t[i] * x[i];
+  }
+  *keep = t;
+  return s;
+}
+void heap_grad(const double *x, double *dx, int n, double **keep) {
+  // CHECK-DAG: error: capsule: cannot differentiate function 'heap_sum{{.*}}': reverse mode over forward mode of code that allocates or frees heap memory is not supported yet
+  __capsule_autodiff_checkpointed((void *)heap_sum, capsule_dup, x, dx,
+                                  capsule_const, n, capsule_const, keep);
+}
+
+double use(double x, double *y, double *dy, double *v, double *hv,
+           double **keep) {
+  two_tangents t = __capsule_fwddiff_2((void *)slope, enzyme_width, 2, x, 1.0,
+                                       2.0);
+  __capsule_fwddiff((void *)heap_grad, capsule_dup, y, v, capsule_dup, dy, hv,
+                    capsule_const, 3, capsule_const, keep);
+  return __capsule_fwddiff((void *)both, x, 1.0) + t.t[0] +
+         __capsule_fwddiff((void *)by_value, x, 1.0) +
+         __capsule_fwddiff((void *)uses_global, x, 1.0);
+}
