@@ -1,4 +1,4 @@
-// Forward over checkpointed reverse: tangents of functions whose bodies call __capsule_autodiff_checkpointed, the Hessian-vector product of a long run in the checkpointed memory bound. Each against the same product over a plain gradient (forward over reverse, tested on its own in forward-over-reverse.c) and finite differences of the plain gradient: a long in-place rotation, active scalar arguments (results in registers and in memory), arguments constant to the inner gradient but varied by the outer call (perturbation confusion), seeds that depend on the input, globals, schedules of many stages.
+// Forward over checkpointed reverse: tangents of functions whose bodies call __capsule_autodiff_checkpointed, the Hessian-vector product of a long run in the checkpointed memory bound. Each against the same product over a plain gradient (forward over reverse, tested on its own in forward-over-reverse.c) and finite differences of the plain gradient: a long in-place rotation, active scalar arguments (results in registers and in memory), arguments constant to the inner gradient but varied by the outer call (perturbation confusion), seeds that depend on the input, globals, the inner call in a loop and a callee, schedules of many stages.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags -lm && %t1
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
@@ -313,11 +313,34 @@ static void test_globals(void) {
   check_vectors("globals tangent vs fd", t_ck, t_fd, 3, 1e-5, 1e-6);
 }
 
+/* ---- The inner gradient in a loop and in a callee: Newton's method on
+ * y^3 = a, its slope by a checkpointed gradient; d/da cbrt(a) =
+ * 1 / (3 a^(2/3)) ---- */
+
+static double cube(double y) { return y * y * y; }
+static double slope(double y) {
+  return __capsule_autodiff_checkpointed((void *)cube, y);
+}
+static double newton_cbrt(double a) {
+  double y = a > 1 ? a : 1;
+  for (int k = 0; k < 60; k++)
+    y -= (cube(y) - a) / slope(y);
+  return y;
+}
+
+static void test_loop(void) {
+  double a = 5.5;
+  check_close("cbrt", newton_cbrt(a), cbrt(a), 1e-12, 1e-12);
+  check_close("d cbrt", __capsule_fwddiff((void *)newton_cbrt, a, 1.0),
+              1 / (3 * cbrt(a) * cbrt(a)), 1e-10, 1e-12);
+}
+
 int main(void) {
   test_rotation();
   test_scalars();
   test_perturbation_confusion();
   test_seeds();
   test_globals();
+  test_loop();
   return check_report();
 }
