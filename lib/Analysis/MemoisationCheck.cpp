@@ -15,6 +15,7 @@
 // refused, naming the storage; a cache filled and hit within one call would
 // be right, but nothing at compile time tells the two apart.
 //===----------------------------------------------------------------------===//
+#include "Reverse/DerivativeRules.h"
 #include "Reverse/GradientGenerator.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -37,7 +38,7 @@ bool GradientGenerator::storesVariedTo(const GlobalVariable &G) const {
 
 const GlobalVariable *
 GradientGenerator::cacheKeyCompared(const FCmpInst &Cmp) const {
-  if (!Cmp.isEquality())
+  if (!Cmp.isEquality() || Cmp.getMetadata(RuleComparisonMD))
     return nullptr;
   for (unsigned K = 0; K < 2; ++K) {
     auto *Key = dyn_cast<LoadInst>(Cmp.getOperand(1 - K));

@@ -180,6 +180,8 @@ SmallVector<Value *, 3> mathAdjoints(IRBuilder<> &B, MathOp Op,
   case MathOp::Fmax: {
     // The adjoint goes to the operand that was selected; ties go to x.
     Value *TookX = B.CreateFCmpOEQ(E.r(), E.x());
+    if (auto *Cmp = dyn_cast<Instruction>(TookX))
+      Cmp->setMetadata(RuleComparisonMD, MDNode::get(B.getContext(), {}));
     if (Want(0))
       Adj[0] = E.select(TookX, D, E.noAdjoint());
     if (Want(1))

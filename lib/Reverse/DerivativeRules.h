@@ -16,6 +16,12 @@ struct PrimalOperands {
   llvm::function_ref<llvm::Value *()> Result;
 };
 
+/// The metadata on a comparison a rule makes (fmin's: which operand was
+/// taken). It compares a result with its operand, not a value with a cache
+/// key, which the memoisation check must not take it for when the rule's
+/// code is differentiated again (reverse over forward).
+inline constexpr const char *RuleComparisonMD = "capsule.rule";
+
 /// Emits the adjoint contributions of elementary function \p Op given the
 /// adjoint \p D of its result. Entry i of the result is the contribution to
 /// argument i, or null where there is none (integer arguments, piecewise

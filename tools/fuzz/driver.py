@@ -19,6 +19,17 @@ floats:
                           1e-12 (contraction may fuse differently there).
 Built as C++ with -DFUZZ_ORACLE, it prints P and
   D name i value          the dual-number derivatives.
+Built as C with Capsule and -DFUZZ_NESTED, it prints instead
+  H name mode i value     the Hessian-vector product along the tangent's
+                          direction: forward mode over the plain (mode p)
+                          or checkpointed (mode k, not with
+                          -DFUZZ_NESTED_PLAIN) gradient, the tangent of
+                          x's shadow and of the scalar's adjoint (i = a);
+  S name                  the case has no nested calls (x is a global that
+                          the code names, which a nested call refuses at
+                          run time);
+and as C++ with -DFUZZ_ORACLE -DFUZZ_SECOND_ORDER, P and H with mode o: the
+second-order dual numbers' products.
 Each case runs between `B name` and `E name`, so a crash names its case;
 the program runs only the cases named on its command line, if any.
 """
@@ -172,6 +183,88 @@ def capsule_driver(case):
     return lines.splitlines()
 
 
+def nested_driver(case):
+    """Forward mode over the gradient, plain and checkpointed: the
+    Hessian-vector product along the tangent's direction."""
+    if case.x_is_global:
+        return ("static void run_{name}(void) {{ printf(\"S {name}\\n\"); }}"
+                .format(**case_fields(case))).splitlines()
+    a_tangent = ("A, fuzz_direction(N)" if case.a_active
+                 else "capsule_const, A")
+    lines = """static double nest_{name}_p(double *X, double *dx, int N,
+                             const double *c, double A) {{
+  double da = 0.0;
+  {result}__capsule_autodiff{void}((void *){name}_f, {args});
+  return da;
+}}
+#ifndef FUZZ_NESTED_PLAIN
+static double nest_{name}_k(double *X, double *dx, int N,
+                             const double *c, double A) {{
+  double da = 0.0;
+  {result}__capsule_autodiff_checkpointed{void}((void *){name}_f, {args});
+  return da;
+}}
+#endif
+static void run_{name}(void) {{
+  static const double x0[{n}] = {{{x0}}};
+  static const double c[{nc}] = {{{c}}};
+  const int N = {n};
+  const double A = {a};
+  double xs[{n}], v[{n}], dx[{n}], hv[{n}];
+  double *X = xs;
+  for (int mode = 0; mode < FUZZ_NESTED_MODES; mode++) {{
+    {name}_setup(X);
+    memcpy(X, x0, sizeof x0);
+    for (int i = 0; i < N; i++) {{
+      v[i] = fuzz_direction(i);
+      dx[i] = hv[i] = 0.0;
+    }}
+    double tda = 0.0;
+    if (mode == 0)
+      tda = __capsule_fwddiff((void *)nest_{name}_p, capsule_dup, X, v,
+                              capsule_dup, dx, hv, capsule_const, N,
+                              capsule_const, c, {a_tangent});
+#ifndef FUZZ_NESTED_PLAIN
+    else
+      tda = __capsule_fwddiff((void *)nest_{name}_k, capsule_dup, X, v,
+                              capsule_dup, dx, hv, capsule_const, N,
+                              capsule_const, c, {a_tangent});
+#endif
+    for (int i = 0; i < N; i++)
+      printf("H {name} %c %d %a\\n", "pk"[mode], i, hv[i]);
+    if ({active})
+      printf("H {name} %c a %a\\n", "pk"[mode], tda);
+  }}
+}}""".format(result="da = " if case.a_active else "",
+             void="" if case.a_active else "_void",
+             args=marker_arguments(case), a_tangent=a_tangent,
+             **case_fields(case))
+    return lines.splitlines()
+
+
+def second_order_oracle_driver(case):
+    lines = """static void run_{name}(void) {{
+  static const double x0[{n}] = {{{x0}}};
+  static const double c[{nc}] = {{{c}}};
+  const int N = {n};
+  const double A0 = {a};
+  real xs[{n}];
+  real *X = {x};
+  {name}_setup(X);
+  for (int i = 0; i < N; i++)
+    X[i] = Dual::seeded(fuzz_along(x0[i], fuzz_direction(i)), i);
+  real r = {name}_f(X, N, c, {seed_a});
+  printf("P {name} %a\\n", fuzz::value(r));
+  for (int i = 0; i < N; i++)
+    printf("H {name} o %d %a\\n", i, r.d[i].d[0]);
+  if ({active})
+    printf("H {name} o a %a\\n", r.d[N].d[0]);
+}}""".format(seed_a=("Dual::seeded(fuzz_along(A0, fuzz_direction(N)), N)"
+                     if case.a_active else "Dual(A0)"),
+             **case_fields(case))
+    return lines.splitlines()
+
+
 def oracle_driver(case):
     seed_a = "Dual::seeded(A0, N)" if case.a_active else "Dual(A0)"
     lines = """static void run_{name}(void) {{
@@ -194,12 +287,28 @@ def oracle_driver(case):
     return lines.splitlines()
 
 
+DIRECTION = """static double fuzz_direction(int i) {
+  return ((i * 7 + 3) % 11 - 5) * 0.25 + 0.125;
+}"""
+
+# FUZZ_NESTED_PLAIN: forward mode over the plain gradient only (Capsule
+# refused it over the checkpointed one).
+NESTED_MODES = """#ifdef FUZZ_NESTED_PLAIN
+#define FUZZ_NESTED_MODES 1
+#else
+#define FUZZ_NESTED_MODES 2
+#endif"""
+
 MARKERS = """void __capsule_autodiff_void(void *, ...);
 void __capsule_autodiff_checkpointed_void(void *, ...);
 typedef struct { double d[3]; } fuzz_lanes;
-fuzz_lanes __capsule_fwddiff_lanes(void *, ...);
-static double fuzz_direction(int i) {
-  return ((i * 7 + 3) % 11 - 5) * 0.25 + 0.125;
+fuzz_lanes __capsule_fwddiff_lanes(void *, ...);"""
+
+# The value x with derivative t along the second order's direction.
+ALONG = """static fuzz::DualT<double, 1> fuzz_along(double x, double t) {
+  fuzz::DualT<double, 1> r(x);
+  r.d[0] = t;
+  return r;
 }"""
 
 
@@ -207,9 +316,19 @@ def translation_unit(cases):
     out = PRELUDE.splitlines()
     for case in cases:
         out.extend(case.render())
-    out.append("#ifdef FUZZ_ORACLE")
+    out.extend(DIRECTION.splitlines())
+    out.append("#if defined(FUZZ_ORACLE) && defined(FUZZ_SECOND_ORDER)")
+    out.extend(ALONG.splitlines())
+    for case in cases:
+        out.extend(second_order_oracle_driver(case))
+    out.append("#elif defined(FUZZ_ORACLE)")
     for case in cases:
         out.extend(oracle_driver(case))
+    out.append("#elif defined(FUZZ_NESTED)")
+    out.extend(MARKERS.splitlines())
+    out.extend(NESTED_MODES.splitlines())
+    for case in cases:
+        out.extend(nested_driver(case))
     out.append("#else")
     out.extend(MARKERS.splitlines())
     for case in cases:

@@ -11,8 +11,14 @@
 // path taken, which is what Capsule must give too; finite differences would
 // disagree with both near a branch.
 //
-// Each function is written once, by value, so that C code taking the address
-// of sin or tanh for a `real (*)(real)` table gets the dual overload.
+// With FUZZ_SECOND_ORDER the value and each derivative are themselves dual
+// numbers along one more direction v: derivative i's derivative along v is
+// (H v)_i, the oracle of the Hessian-vector products of nested calls.
+//
+// The rules are written once, as templates over the scalar type (double,
+// or a dual number for the second order); `real`'s functions are plain
+// functions, by value, so that C code taking the address of sin or tanh for
+// a `real (*)(real)` table gets the dual overload.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_FUZZ_DUAL_HPP
@@ -23,116 +29,198 @@
 namespace fuzz {
 constexpr int kWidth = 16;
 
-struct Dual {
-  double v;
-  double d[kWidth];
-  Dual(double value = 0.0) : v(value) {
-    for (double &e : d)
-      e = 0.0;
+template <class S, int W> struct DualT {
+  S v;
+  S d[W];
+  DualT(double value = 0.0) : v(value) {
+    for (S &e : d)
+      e = S(0.0);
   }
-  static Dual seeded(double value, int direction) {
-    Dual r(value);
-    r.d[direction] = 1.0;
+  /// A constant of the scalar type (a dual number itself, for the second
+  /// order).
+  static DualT of(S value) {
+    DualT r;
+    r.v = value;
+    return r;
+  }
+  static DualT seeded(S value, int direction) {
+    DualT r = of(value);
+    r.d[direction] = S(1.0);
     return r;
   }
 };
 
+inline double value(double a) { return a; }
+template <class S, int W> double value(const DualT<S, W> &a) {
+  return value(a.v);
+}
+
 // r = value with derivative scale * a's derivative.
-inline Dual chain(const Dual &a, double value, double scale) {
-  Dual r(value);
-  for (int i = 0; i < kWidth; ++i)
+template <class S, int W>
+DualT<S, W> chain(const DualT<S, W> &a, S value, S scale) {
+  DualT<S, W> r = DualT<S, W>::of(value);
+  for (int i = 0; i < W; ++i)
     r.d[i] = scale * a.d[i];
   return r;
 }
 
-inline Dual chain2(const Dual &a, const Dual &b, double value, double sa,
-                   double sb) {
-  Dual r(value);
-  for (int i = 0; i < kWidth; ++i)
+template <class S, int W>
+DualT<S, W> chain2(const DualT<S, W> &a, const DualT<S, W> &b, S value, S sa,
+                   S sb) {
+  DualT<S, W> r = DualT<S, W>::of(value);
+  for (int i = 0; i < W; ++i)
     r.d[i] = sa * a.d[i] + sb * b.d[i];
   return r;
 }
 
-inline double value(const Dual &a) { return a.v; }
-inline double value(double a) { return a; }
-} // namespace fuzz
+template <class S, int W> using D = DualT<S, W>;
 
-using fuzz::Dual;
+template <class S, int W> D<S, W> operator+(D<S, W> a, D<S, W> b) {
+  return chain2(a, b, a.v + b.v, S(1.0), S(1.0));
+}
+template <class S, int W> D<S, W> operator-(D<S, W> a, D<S, W> b) {
+  return chain2(a, b, a.v - b.v, S(1.0), S(-1.0));
+}
+template <class S, int W> D<S, W> operator*(D<S, W> a, D<S, W> b) {
+  return chain2(a, b, a.v * b.v, b.v, a.v);
+}
+template <class S, int W> D<S, W> operator/(D<S, W> a, D<S, W> b) {
+  S q = a.v / b.v;
+  return chain2(a, b, q, S(1.0) / b.v, -q / b.v);
+}
+template <class S, int W> D<S, W> operator-(D<S, W> a) {
+  return chain(a, -a.v, S(-1.0));
+}
+template <class S, int W> D<S, W> operator+(D<S, W> a) { return a; }
 
-inline Dual operator+(Dual a, Dual b) {
-  return fuzz::chain2(a, b, a.v + b.v, 1.0, 1.0);
-}
-inline Dual operator-(Dual a, Dual b) {
-  return fuzz::chain2(a, b, a.v - b.v, 1.0, -1.0);
-}
-inline Dual operator*(Dual a, Dual b) {
-  return fuzz::chain2(a, b, a.v * b.v, b.v, a.v);
-}
-inline Dual operator/(Dual a, Dual b) {
-  double q = a.v / b.v;
-  return fuzz::chain2(a, b, q, 1.0 / b.v, -q / b.v);
-}
-inline Dual operator-(Dual a) { return fuzz::chain(a, -a.v, -1.0); }
-inline Dual operator+(Dual a) { return a; }
-inline Dual &operator+=(Dual &a, Dual b) { return a = a + b; }
-inline Dual &operator-=(Dual &a, Dual b) { return a = a - b; }
-inline Dual &operator*=(Dual &a, Dual b) { return a = a * b; }
-inline Dual &operator/=(Dual &a, Dual b) { return a = a / b; }
-inline bool operator<(Dual a, Dual b) { return a.v < b.v; }
-inline bool operator>(Dual a, Dual b) { return a.v > b.v; }
-inline bool operator<=(Dual a, Dual b) { return a.v <= b.v; }
-inline bool operator>=(Dual a, Dual b) { return a.v >= b.v; }
-inline bool operator==(Dual a, Dual b) { return a.v == b.v; }
-inline bool operator!=(Dual a, Dual b) { return a.v != b.v; }
+// Mixed with plain numbers (templates deduce no conversions).
+#define FUZZ_MIXED(OP)                                                         \
+  template <class S, int W> D<S, W> operator OP(D<S, W> a, double b) {         \
+    return a OP D<S, W>(b);                                                    \
+  }                                                                            \
+  template <class S, int W> D<S, W> operator OP(double a, D<S, W> b) {         \
+    return D<S, W>(a) OP b;                                                    \
+  }                                                                            \
+  template <class S, int W> D<S, W> &operator OP##=(D<S, W> &a, D<S, W> b) {   \
+    return a = a OP b;                                                         \
+  }                                                                            \
+  template <class S, int W> D<S, W> &operator OP##=(D<S, W> &a, double b) {    \
+    return a = a OP D<S, W>(b);                                                \
+  }
+FUZZ_MIXED(+)
+FUZZ_MIXED(-)
+FUZZ_MIXED(*)
+FUZZ_MIXED(/)
+#undef FUZZ_MIXED
+
+#define FUZZ_COMPARE(OP)                                                       \
+  template <class S, int W> bool operator OP(D<S, W> a, D<S, W> b) {           \
+    return value(a) OP value(b);                                               \
+  }                                                                            \
+  template <class S, int W> bool operator OP(D<S, W> a, double b) {            \
+    return value(a) OP b;                                                      \
+  }                                                                            \
+  template <class S, int W> bool operator OP(double a, D<S, W> b) {            \
+    return a OP value(b);                                                      \
+  }
+FUZZ_COMPARE(<)
+FUZZ_COMPARE(>)
+FUZZ_COMPARE(<=)
+FUZZ_COMPARE(>=)
+FUZZ_COMPARE(==)
+FUZZ_COMPARE(!=)
+#undef FUZZ_COMPARE
+
+// The elementary functions: on double the C library's, on dual numbers the
+// chain rule over the scalar type's.
+inline double Sin(double a) { return std::sin(a); }
+inline double Cos(double a) { return std::cos(a); }
+inline double Tanh(double a) { return std::tanh(a); }
+inline double Atan(double a) { return std::atan(a); }
+inline double Exp(double a) { return std::exp(a); }
+inline double Log(double a) { return std::log(a); }
+inline double Sqrt(double a) { return std::sqrt(a); }
+inline double Cbrt(double a) { return std::cbrt(a); }
+inline double Fabs(double a) { return std::fabs(a); }
+inline double Floor(double a) { return std::floor(a); }
+inline double Pow(double a, double e) { return std::pow(a, e); }
+inline double Hypot(double a, double b) { return std::hypot(a, b); }
+inline double Atan2(double y, double x) { return std::atan2(y, x); }
 
 // FUZZ_BROKEN_ORACLE gives sin a wrong derivative, so that a test can see
 // the fuzzer catch and reduce a wrong gradient (test/tools).
 #ifdef FUZZ_BROKEN_ORACLE
-inline Dual sin(Dual a) {
-  return fuzz::chain(a, std::sin(a.v), 1.5 * std::cos(a.v));
-}
+constexpr double kSinSlope = 1.5;
 #else
-inline Dual sin(Dual a) { return fuzz::chain(a, std::sin(a.v), std::cos(a.v)); }
+constexpr double kSinSlope = 1.0;
 #endif
-inline Dual cos(Dual a) {
-  return fuzz::chain(a, std::cos(a.v), -std::sin(a.v));
+template <class S, int W> D<S, W> Sin(D<S, W> a) {
+  return chain(a, Sin(a.v), kSinSlope * Cos(a.v));
 }
-inline Dual tanh(Dual a) {
-  double t = std::tanh(a.v);
-  return fuzz::chain(a, t, 1.0 - t * t);
+template <class S, int W> D<S, W> Cos(D<S, W> a) {
+  return chain(a, Cos(a.v), -Sin(a.v));
 }
-inline Dual atan(Dual a) {
-  return fuzz::chain(a, std::atan(a.v), 1.0 / (1.0 + a.v * a.v));
+template <class S, int W> D<S, W> Tanh(D<S, W> a) {
+  S t = Tanh(a.v);
+  return chain(a, t, 1.0 - t * t);
 }
-inline Dual exp(Dual a) {
-  double e = std::exp(a.v);
-  return fuzz::chain(a, e, e);
+template <class S, int W> D<S, W> Atan(D<S, W> a) {
+  return chain(a, Atan(a.v), 1.0 / (1.0 + a.v * a.v));
 }
-inline Dual log(Dual a) { return fuzz::chain(a, std::log(a.v), 1.0 / a.v); }
-inline Dual sqrt(Dual a) {
-  double s = std::sqrt(a.v);
-  return fuzz::chain(a, s, 0.5 / s);
+template <class S, int W> D<S, W> Exp(D<S, W> a) {
+  S e = Exp(a.v);
+  return chain(a, e, e);
 }
-inline Dual cbrt(Dual a) {
-  double c = std::cbrt(a.v);
-  return fuzz::chain(a, c, 1.0 / (3.0 * c * c));
+template <class S, int W> D<S, W> Log(D<S, W> a) {
+  return chain(a, Log(a.v), 1.0 / a.v);
 }
-inline Dual fabs(Dual a) {
-  return fuzz::chain(a, std::fabs(a.v), a.v < 0.0 ? -1.0 : 1.0);
+template <class S, int W> D<S, W> Sqrt(D<S, W> a) {
+  S s = Sqrt(a.v);
+  return chain(a, s, 0.5 / s);
 }
-inline Dual floor(Dual a) { return Dual(std::floor(a.v)); }
-inline Dual pow(Dual a, double e) {
-  return fuzz::chain(a, std::pow(a.v, e), e * std::pow(a.v, e - 1.0));
+template <class S, int W> D<S, W> Cbrt(D<S, W> a) {
+  S c = Cbrt(a.v);
+  return chain(a, c, 1.0 / (3.0 * c * c));
 }
-inline Dual fmin(Dual a, Dual b) { return b.v < a.v ? b : a; }
-inline Dual fmax(Dual a, Dual b) { return b.v > a.v ? b : a; }
-inline Dual hypot(Dual a, Dual b) {
-  double h = std::hypot(a.v, b.v);
-  return fuzz::chain2(a, b, h, a.v / h, b.v / h);
+template <class S, int W> D<S, W> Fabs(D<S, W> a) {
+  return chain(a, Fabs(a.v), S(value(a) < 0.0 ? -1.0 : 1.0));
 }
-inline Dual atan2(Dual y, Dual x) {
-  double r2 = x.v * x.v + y.v * y.v;
-  return fuzz::chain2(y, x, std::atan2(y.v, x.v), x.v / r2, -y.v / r2);
+template <class S, int W> D<S, W> Floor(D<S, W> a) {
+  return D<S, W>(Floor(value(a)));
 }
+template <class S, int W> D<S, W> Pow(D<S, W> a, double e) {
+  return chain(a, Pow(a.v, e), e * Pow(a.v, e - 1.0));
+}
+template <class S, int W> D<S, W> Hypot(D<S, W> a, D<S, W> b) {
+  S h = Hypot(a.v, b.v);
+  return chain2(a, b, h, a.v / h, b.v / h);
+}
+template <class S, int W> D<S, W> Atan2(D<S, W> y, D<S, W> x) {
+  S r2 = x.v * x.v + y.v * y.v;
+  return chain2(y, x, Atan2(y.v, x.v), x.v / r2, -y.v / r2);
+}
+} // namespace fuzz
+
+#ifdef FUZZ_SECOND_ORDER
+typedef fuzz::DualT<fuzz::DualT<double, 1>, fuzz::kWidth> Dual;
+#else
+typedef fuzz::DualT<double, fuzz::kWidth> Dual;
+#endif
+
+inline Dual sin(Dual a) { return fuzz::Sin(a); }
+inline Dual cos(Dual a) { return fuzz::Cos(a); }
+inline Dual tanh(Dual a) { return fuzz::Tanh(a); }
+inline Dual atan(Dual a) { return fuzz::Atan(a); }
+inline Dual exp(Dual a) { return fuzz::Exp(a); }
+inline Dual log(Dual a) { return fuzz::Log(a); }
+inline Dual sqrt(Dual a) { return fuzz::Sqrt(a); }
+inline Dual cbrt(Dual a) { return fuzz::Cbrt(a); }
+inline Dual fabs(Dual a) { return fuzz::Fabs(a); }
+inline Dual floor(Dual a) { return fuzz::Floor(a); }
+inline Dual pow(Dual a, double e) { return fuzz::Pow(a, e); }
+inline Dual fmin(Dual a, Dual b) { return b < a ? b : a; }
+inline Dual fmax(Dual a, Dual b) { return b > a ? b : a; }
+inline Dual hypot(Dual a, Dual b) { return fuzz::Hypot(a, b); }
+inline Dual atan2(Dual y, Dual x) { return fuzz::Atan2(y, x); }
 
 #endif // CAPSULE_FUZZ_DUAL_HPP

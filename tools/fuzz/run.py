@@ -16,7 +16,13 @@ at -O2, and as the dual-number oracle. Each case is judged on its own:
   - a vector-mode call's three lanes (that direction, -2 times it, zero)
     against that tangent: T, -2 T and 0, to a relative 1e-12;
   - the primal of the Capsule build against the oracle's value, which checks
-    the oracle itself: a difference there is reported as such.
+    the oracle itself: a difference there is reported as such;
+  - with a fourth build (-DFUZZ_NESTED, at -O2) and a second-order oracle,
+    the Hessian-vector products of forward mode over the plain and over
+    the checkpointed gradient against the oracle's (HVP_RTOL of the case's
+    largest component: they sum many terms in different orders). A program
+    whose nested calls Capsule refuses is counted with the refusals but
+    still passes on the rest.
 A crash, a hang, a non-finite result where the oracle is finite and a build
 that fails without Capsule's clear refusal (function, construct, file:line)
 are failures too. A clear refusal is the promise's other half: it is counted
@@ -35,6 +41,9 @@ RTOL = 1e-8
 ATOL = 1e-10
 CHECKPOINTED_RTOL = 1e-12
 CHECKPOINTED_ATOL = 1e-15
+HVP_RTOL = 1e-7
+HVP_ATOL = 1e-9
+NESTED_LEVEL = "O2"
 RUN_TIMEOUT = 120
 OPT_LEVELS = ["O0", "O2"]
 
@@ -78,16 +87,20 @@ def clean_env(extra):
     return env
 
 
-def build(tc, source, output, level, settings):
-    """Builds with Capsule; returns None or the compiler's complaint."""
+def build(tc, source, output, level, settings, defines=()):
+    """Builds with Capsule (-D each of \p defines: FUZZ_NESTED for the
+    nested calls' drivers); returns None or the compiler's complaint."""
     command = [tc.clang, "-" + level, "-g", "-w", "-fpass-plugin=" + tc.plugin,
-               *tc.cflags, source, "-o", output, *tc.ldflags]
+               *tc.cflags, *("-D" + d for d in defines), source, "-o", output,
+               *tc.ldflags]
     return compile_command(command, clean_env(settings))
 
 
-def build_oracle(tc, source, output):
-    broken = ["-DFUZZ_BROKEN_ORACLE"] if tc.broken_oracle else []
-    command = [tc.clangxx, "-O0", "-w", "-DFUZZ_ORACLE", *broken,
+def build_oracle(tc, source, output, second_order=False):
+    flags = ["-DFUZZ_BROKEN_ORACLE"] if tc.broken_oracle else []
+    if second_order:
+        flags.append("-DFUZZ_SECOND_ORDER")
+    command = [tc.clangxx, "-O0", "-w", "-DFUZZ_ORACLE", *flags,
                "-I" + tc.fuzz_dir, "-x", "c++", source, "-o", output]
     return compile_command(command, clean_env({}))
 
@@ -113,6 +126,11 @@ class Outcome:
         self.tangent = None
         self.lanes = None   # a vector-mode call's tangents (driver.py V)
         self.deriv = {}     # index -> value (oracle)
+        self.hvp = {}       # (mode, index) -> value (driver.py H)
+        self.no_nested = False  # the case has no nested calls (driver.py S)
+        # Why forward mode over the checkpointed gradient was refused (the
+        # build then has it over the plain gradient only).
+        self.checkpointed_refused = None
         self.interrupt_bad = None
         self.crash = None   # why the case did not finish
 
@@ -134,6 +152,10 @@ def parse(line, outcomes):
         o.lanes = [float.fromhex(w) for w in words[2:5]]
     elif words[0] == "I":
         o.interrupt_bad = int(words[2])
+    elif words[0] == "H":
+        o.hvp[(words[2], words[3])] = float.fromhex(words[4])
+    elif words[0] == "S":
+        o.no_nested = True
 
 
 def run_cases(binary, names, settings):
@@ -191,7 +213,11 @@ def refusal(complaint):
 
 
 def is_refusal(kind):
-    return kind.startswith("refused at")
+    return kind.startswith("refused")
+
+
+def is_nested_refusal(kind):
+    return kind.startswith("refused nested calls")
 
 
 def same_sum(checkpointed, plain):
@@ -274,4 +300,42 @@ def judge(oracle, builds):
         if o.interrupt_bad:
             failures.append(("interrupted run differs at -%s" % level,
                              "%d of the resumed runs" % o.interrupt_bad))
+    return failures
+
+
+def judge_nested(oracle, o):
+    """Failures of one case's nested calls against the second-order oracle
+    \p oracle; None if skipped (the oracle's products are not finite)."""
+    wants = {index: value for (mode, index), value in oracle.hvp.items()}
+    if oracle.crash or not wants or not finite(wants.values()):
+        return None
+    level = NESTED_LEVEL
+    if isinstance(o, str):
+        reason = refusal(o)
+        return [("refused nested calls at -%s: %s" % (level, reason)
+                 if reason else "nested build failed at -%s" % level, o)]
+    if o.no_nested:
+        return []
+    if o.crash:
+        return [("nested calls crash at -%s" % level, o.crash)]
+    scale = max(abs(w) for w in wants.values())
+    failures = []
+    modes = [("p", "plain"), ("k", "checkpointed")]
+    if o.checkpointed_refused:
+        reason = refusal(o.checkpointed_refused)
+        failures.append(("refused nested calls over the checkpointed "
+                         "gradient at -%s: %s" % (level, reason) if reason
+                         else "nested build failed at -%s" % level,
+                         o.checkpointed_refused))
+        modes = modes[:1]
+    for mode, what in modes:
+        for index, want in sorted(wants.items()):
+            got = o.hvp.get((mode, index))
+            if got is None or not abs(got - want) <= HVP_ATOL + \
+                    HVP_RTOL * scale:
+                failures.append((
+                    "wrong Hessian-vector product over the %s gradient at -%s"
+                    % (what, level), "(Hv)[%s]: got %r, want %r" % (
+                        index, got, want)))
+                break
     return failures
