@@ -1,4 +1,4 @@
-// Forward over checkpointed reverse: tangents of functions whose bodies call __capsule_autodiff_checkpointed, the Hessian-vector product of a long run in the checkpointed memory bound. Each against the same product over a plain gradient (forward over reverse, tested on its own in forward-over-reverse.c) and finite differences of the plain gradient: a long in-place rotation, active scalar arguments (results in registers and in memory), arguments constant to the inner gradient but varied by the outer call (perturbation confusion), seeds that depend on the input, globals, the inner call in a loop and a callee, schedules of many stages.
+// Forward over checkpointed reverse: tangents of functions whose bodies call __capsule_autodiff_checkpointed, the Hessian-vector product of a long run in the checkpointed memory bound. Each against the same product over a plain gradient (forward over reverse, tested on its own in forward-over-reverse.c) and finite differences of the plain gradient: a long in-place rotation, active scalar arguments (results in registers and in memory), arguments constant to the inner gradient but varied by the outer call (perturbation confusion), seeds that depend on the input, globals (fmin of one the code stores to), the inner call in a loop and a callee, schedules of many stages.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags -lm && %t1
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
@@ -313,6 +313,42 @@ static void test_globals(void) {
   check_vectors("globals tangent vs fd", t_ck, t_fd, 3, 1e-5, 1e-6);
 }
 
+/* ---- fmin of a global the code stores to: the rule's comparison of the
+ * result with its operand is not a cache key (reverse over forward
+ * differentiates it) ---- */
+
+static double level;
+static double clamped(const double *x) {
+  double s = 0;
+  for (int i = 0; i < 20; i++) {
+    level = fmin(level, x[i % 2]) + 0.5 * x[(i + 1) % 2];
+    s += level * level;
+  }
+  return s;
+}
+static void clamped_grad(const double *x, double *g, void *ctx) {
+  level = 0.3;
+  g[0] = g[1] = 0;
+  if (ctx)
+    __capsule_autodiff_checkpointed((void *)clamped, capsule_dup, x, g);
+  else
+    __capsule_autodiff((void *)clamped, capsule_dup, x, g);
+}
+
+static void test_fmin_global(void) {
+  double x[2] = {0.2, -0.1}, v[2] = {1, 0.5};
+  double g_ck[2], t_ck[2], g[2], t[2], t_fd[2];
+  int yes = 1;
+  __capsule_fwddiff((void *)clamped_grad, capsule_dup, x, v, capsule_dup, g_ck,
+                    t_ck, capsule_const, &yes);
+  __capsule_fwddiff((void *)clamped_grad, capsule_dup, x, v, capsule_dup, g, t,
+                    capsule_const, (void *)0);
+  fd_hvp(clamped_grad, NULL, x, v, 2, t_fd);
+  check_vectors("fmin gradient", g_ck, g, 2, 1e-12, 1e-12);
+  check_vectors("fmin tangent vs plain", t_ck, t, 2, 1e-10, 1e-10);
+  check_vectors("fmin tangent vs fd", t_ck, t_fd, 2, 1e-5, 1e-6);
+}
+
 /* ---- The inner gradient in a loop and in a callee: Newton's method on
  * y^3 = a, its slope by a checkpointed gradient; d/da cbrt(a) =
  * 1 / (3 a^(2/3)) ---- */
@@ -342,5 +378,6 @@ int main(void) {
   test_seeds();
   test_globals();
   test_loop();
+  test_fmin_global();
   return check_report();
 }
