@@ -318,10 +318,11 @@ static void test_globals(void) {
  * differentiates it) ---- */
 
 static double level;
-static double clamped(const double *x) {
+static const double CAPS[2] = {0.4, -0.2};
+static double clamped(const double *x, const double *caps) {
   double s = 0;
   for (int i = 0; i < 20; i++) {
-    level = fmin(level, x[i % 2]) + 0.5 * x[(i + 1) % 2];
+    level += 0.1 * tanh(fmin(level, caps[i % 2]) + x[i % 2]);
     s += level * level;
   }
   return s;
@@ -330,9 +331,11 @@ static void clamped_grad(const double *x, double *g, void *ctx) {
   level = 0.3;
   g[0] = g[1] = 0;
   if (ctx)
-    __capsule_autodiff_checkpointed((void *)clamped, capsule_dup, x, g);
+    __capsule_autodiff_checkpointed((void *)clamped, capsule_dup, x, g,
+                                    capsule_const, CAPS);
   else
-    __capsule_autodiff((void *)clamped, capsule_dup, x, g);
+    __capsule_autodiff((void *)clamped, capsule_dup, x, g, capsule_const,
+                       CAPS);
 }
 
 static void test_fmin_global(void) {
