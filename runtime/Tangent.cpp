@@ -185,6 +185,11 @@ extern "C" void __capsule_tangent_free(void *Shadow) {
     std::free(Shadow);
 }
 
+extern "C" void __capsule_tangent_arena_free(void *Shadow) {
+  if (Shadow && !inTangentSink(Shadow))
+    __capsule_free(Shadow);
+}
+
 extern "C" void *__capsule_tangent_of_sink_place(const void *Place) {
   return capsule::sinkPlace(usedSink(PlaceTangentSink), Place);
 }

@@ -378,6 +378,9 @@ void *__capsule_tangent_realloc(void *shadow, uint64_t bytes);
 // Frees the tangent block of a freed heap block; null and places in the
 // tangent sink are left alone.
 void __capsule_tangent_free(void *shadow);
+// The same in interruptible code, where the block is an arena block
+// (__capsule_calloc): a place in the tangent sink is not freed.
+void __capsule_tangent_arena_free(void *shadow);
 
 // Forward mode over a gradient (lib/Forward, Hessian-vector products). The
 // outer call differentiates the inner gradient's generated code, whose tape

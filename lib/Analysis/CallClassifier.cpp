@@ -174,6 +174,8 @@ static std::optional<CalleeKind> allocationFunction(StringRef Name) {
       .Case("__capsule_aligned_alloc", CalleeKind::AlignedAlloc)
       .Case("__capsule_realloc", CalleeKind::Realloc)
       .Case("__capsule_free", CalleeKind::Free)
+      // A tangent block of interruptible code (StepInstrumentation.cpp).
+      .Case("__capsule_tangent_arena_free", CalleeKind::Free)
       .Default(std::nullopt);
 }
 

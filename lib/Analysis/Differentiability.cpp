@@ -161,12 +161,14 @@ DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
         "data beside pointers with tangents, such as an accessor's result) "
         "is not supported yet");
   case NestedRuntime::TangentAlloc:
-  case NestedRuntime::TangentRealloc:
   case NestedRuntime::TangentFree:
+    return std::nullopt;
+  case NestedRuntime::TangentRealloc:
     if (Forward)
       return std::nullopt;
     return std::string("reverse mode over forward mode of code that "
-                       "allocates or frees heap memory is not supported yet");
+                       "reallocates heap memory (realloc) is not supported "
+                       "yet");
   case NestedRuntime::TangentBegin:
     return std::nullopt;
   }

@@ -141,6 +141,7 @@ private:
   bool checkCall(CallBase &Call);
   bool checkStackSlot(AllocaInst &AI);
   void redirectAllocation(CallBase &Call, CalleeKind Kind);
+  void redirectTangentBlock(CallBase &Call, NestedRuntime Kind);
   std::optional<CalleeKind> allocationKind(const CallBase &Call) const;
   void journalLibmOutputs(CallBase &Call);
   void chargeBlocks();
@@ -215,6 +216,24 @@ void Instrumenter::redirectAllocation(CallBase &Call, CalleeKind Kind) {
   New->takeName(&Call);
   if (!Call.getType()->isVoidTy())
     Call.replaceAllUsesWith(New);
+  Call.eraseFromParent();
+}
+
+/// Forward-mode code (the tangent function whose checkpointed gradient is
+/// forward mode over a checkpointed gradient) keeps tangent blocks beside
+/// heap blocks: in the arena too, zeroed, so that re-execution finds them
+/// where it left them and never frees one twice.
+void Instrumenter::redirectTangentBlock(CallBase &Call, NestedRuntime Kind) {
+  IRBuilder<> B(&Call);
+  if (Kind == NestedRuntime::TangentFree) {
+    Call.setCalledFunction(ABI.tangentArenaFree());
+    return;
+  }
+  CallInst *New = B.CreateCall(ABI.arenaFunction(CalleeKind::Calloc),
+                               {B.getInt64(1), Call.getArgOperand(0)});
+  New->setDebugLoc(Call.getDebugLoc());
+  New->takeName(&Call);
+  Call.replaceAllUsesWith(New);
   Call.eraseFromParent();
 }
 
@@ -326,13 +345,18 @@ void Instrumenter::chargeBlocks() {
 bool Instrumenter::run() {
   SmallVector<Instruction *, 32> Writes;
   SmallVector<std::pair<CallBase *, CalleeKind>, 8> Allocations;
+  SmallVector<std::pair<CallBase *, NestedRuntime>, 4> TangentBlocks;
   SmallVector<CallBase *, 8> OtherCalls;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB) {
       if (auto *Call = dyn_cast<CallBase>(&I)) {
         if (!checkCall(*Call))
           Failed = true;
-        if (std::optional<CalleeKind> Kind = allocationKind(*Call))
+        std::optional<NestedRuntime> Nested = nestedRuntimeCall(*Call);
+        if (Nested == NestedRuntime::TangentAlloc ||
+            Nested == NestedRuntime::TangentFree)
+          TangentBlocks.push_back({Call, *Nested});
+        else if (std::optional<CalleeKind> Kind = allocationKind(*Call))
           Allocations.push_back({Call, *Kind});
         else
           OtherCalls.push_back(Call);
@@ -357,6 +381,8 @@ bool Instrumenter::run() {
     chargeBlocks();
   for (auto [Call, Kind] : Allocations)
     redirectAllocation(*Call, Kind);
+  for (auto [Call, Kind] : TangentBlocks)
+    redirectTangentBlock(*Call, Kind);
   for (CallBase *Call : OtherCalls)
     journalLibmOutputs(*Call);
   for (Instruction *I : Writes) {

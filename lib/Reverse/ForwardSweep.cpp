@@ -245,6 +245,14 @@ void GradientGenerator::forwardNestedRuntime(CallBase &Call, NestedRuntime Kind,
       B.CreateCall(D.abi().sinkFill(), {fwdShadow(Arg0), fwdValue(Arg0),
                                         fwdValue(Call.getArgOperand(2))});
     return;
+  case NestedRuntime::TangentAlloc: {
+    // A tangent block is a heap block like any other: a shadow block of
+    // its own (in checkpointed code it is an arena block: Calloc).
+    Value *Shadow = B.CreateCall(D.abi().shadowAlloc(), {fwdValue(Arg0)});
+    Shadow->setName(Call.getName() + "'");
+    FwdShadows[&Call] = Shadow;
+    return;
+  }
   default:
     return;
   }

@@ -456,9 +456,16 @@ void GradientGenerator::reverseIntegerStore(StoreInst &SI) {
 
 void GradientGenerator::reverseCall(CallBase &Call) {
   // An inner forward-mode call's runtime calls move addresses, not values
-  // (forwardNestedRuntime).
-  if (nestedRuntimeCall(Call))
+  // (forwardNestedRuntime); its tangent blocks have shadow blocks, which
+  // go as those of malloc and free do.
+  if (std::optional<NestedRuntime> Kind = nestedRuntimeCall(Call)) {
+    Value *Block = Call.arg_size() ? Call.getArgOperand(0) : nullptr;
+    if (Kind == NestedRuntime::TangentAlloc)
+      RB.CreateCall(D.abi().shadowRelease(), {shadow(&Call)});
+    else if (Kind == NestedRuntime::TangentFree && AI.hasShadow(Block))
+      RB.CreateCall(D.abi().shadowNoteFree(), {shadow(Block)});
     return;
+  }
   CalleeInfo Info = classifyCall(Call);
   switch (Info.Kind) {
   case CalleeKind::Math:

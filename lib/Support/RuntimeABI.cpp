@@ -412,6 +412,12 @@ FunctionCallee RuntimeABI::tangentRealloc() {
   return function("__capsule_tangent_realloc", Ptr, {Ptr, Type::getInt64Ty(C)});
 }
 
+FunctionCallee RuntimeABI::tangentArenaFree() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_tangent_arena_free", Type::getVoidTy(C), {Ptr});
+}
+
 FunctionCallee RuntimeABI::tangentFree() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);

@@ -137,6 +137,9 @@ public:
   llvm::FunctionCallee tangentRealloc();
   /// void (ptr tangent block).
   llvm::FunctionCallee tangentFree();
+  /// void (ptr tangent block): the same for an arena block (interruptible
+  /// code allocates tangent blocks with __capsule_calloc).
+  llvm::FunctionCallee tangentArenaFree();
 
   // Forward mode over a gradient (the last part of runtime/abi.h).
 

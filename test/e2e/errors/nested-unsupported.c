@@ -1,4 +1,4 @@
-// Error: what nested differentiation does not support yet is a compile-time error at the inner derivative call or at the construct, naming it (at -O0 and -O2): an inner derivative whose function uses a global that holds pointers, reverse mode over forward-mode code that allocates, three levels of forward mode over memory without derivatives, and a checkpointed gradient of code that itself differentiates.
+// Error: what nested differentiation does not support yet is a compile-time error at the inner derivative call or at the construct, naming it (at -O0 and -O2): an inner derivative whose function uses a global that holds pointers, reverse mode over forward-mode code that reallocates, three levels of forward mode over memory without derivatives, and a checkpointed gradient of code that itself differentiates.
 // RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 #include <capsule/capsule.h>
@@ -22,14 +22,16 @@ static double heap_sum(const double *x, int n, double **keep) {
     t[i] = x[i] * x[i];
     s += t[i];
   }
+  t = realloc(t, (size_t)(2 * n) * sizeof(double));
+  t[n] = s * x[0];
   *keep = t;
-  return s;
+  return t[n];
 }
 double heap_dir(double *x, double *v, int n, double **keep) {
   return __capsule_fwddiff((void *)heap_sum, capsule_dup, x, v, capsule_const,
                            n, capsule_const, keep);
 }
-// CHECK-DAG: error: capsule: cannot differentiate function 'heap_sum': reverse mode over forward mode of code that allocates or frees heap memory is not supported yet
+// CHECK-DAG: error: capsule: cannot differentiate function 'heap_sum': reverse mode over forward mode of code that reallocates heap memory (realloc) is not supported yet
 
 /* Three levels of forward mode over memory without derivatives, which the
  * runtime keeps the tangents of in one sink per level of two. */

@@ -1,4 +1,4 @@
-// Forward over checkpointed reverse: tangents of functions whose bodies call __capsule_autodiff_checkpointed, the Hessian-vector product of a long run in the checkpointed memory bound. Each against the same product over a plain gradient (forward over reverse, tested on its own in forward-over-reverse.c) and finite differences of the plain gradient: a long in-place rotation, active scalar arguments (results in registers and in memory), arguments constant to the inner gradient but varied by the outer call (perturbation confusion), seeds that depend on the input, globals (fmin of one the code stores to), the inner call in a loop and a callee, schedules of many stages.
+// Forward over checkpointed reverse: tangents of functions whose bodies call __capsule_autodiff_checkpointed, the Hessian-vector product of a long run in the checkpointed memory bound. Each against the same product over a plain gradient (forward over reverse, tested on its own in forward-over-reverse.c) and finite differences of the plain gradient: a long in-place rotation, active scalar arguments (results in registers and in memory), arguments constant to the inner gradient but varied by the outer call (perturbation confusion), seeds that depend on the input, globals (fmin of one the code stores to), heap blocks allocated and freed at every step (also reverse over forward), the inner call in a loop and a callee, schedules of many stages.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags -lm && %t1
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
@@ -352,6 +352,63 @@ static void test_fmin_global(void) {
   check_vectors("fmin tangent vs fd", t_ck, t_fd, 2, 1e-5, 1e-6);
 }
 
+/* ---- Heap blocks allocated and freed at every step: the tangent
+ * function's tangent blocks are arena blocks in checkpointed code, with
+ * shadow blocks of their own in its reverse sweep ---- */
+
+#define HN 5
+static double heapy(const double *x, int steps) {
+  double *state = malloc(HN * sizeof(double));
+  memcpy(state, x, HN * sizeof(double));
+  double s = 0;
+  for (int t = 0; t < steps; t++) {
+    double *next = malloc(HN * sizeof(double));
+    for (int i = 0; i < HN; i++)
+      next[i] = state[i] + 0.01 * sin(state[(i + 1) % HN] * state[i]);
+    free(state);
+    state = next;
+    s += state[t % HN] * state[t % HN];
+  }
+  free(state);
+  return s;
+}
+static void heapy_grad(const double *x, double *g, void *ctx) {
+  for (int i = 0; i < HN; i++)
+    g[i] = 0;
+  if (ctx)
+    __capsule_autodiff_checkpointed((void *)heapy, capsule_dup, x, g,
+                                    capsule_const, 200);
+  else
+    __capsule_autodiff((void *)heapy, capsule_dup, x, g, capsule_const, 200);
+}
+static double heapy_dir(double *x, double *v) {
+  return __capsule_fwddiff((void *)heapy, capsule_dup, x, v, capsule_const,
+                           200);
+}
+
+static void test_heap(void) {
+  double x[HN] = {0.3, -0.2, 0.5, 0.9, -0.7}, v[HN] = {1, -0.5, 0.25, 2, 0.5};
+  double g_ck[HN], t_ck[HN], g[HN], t[HN], t_fd[HN], t_rf[HN] = {0},
+         gv[HN] = {0}, vv[HN];
+  int yes = 1;
+  __capsule_fwddiff((void *)heapy_grad, capsule_dup, x, v, capsule_dup, g_ck,
+                    t_ck, capsule_const, &yes);
+  __capsule_fwddiff((void *)heapy_grad, capsule_dup, x, v, capsule_dup, g, t,
+                    capsule_const, (void *)0);
+  /* Reverse over forward: the gradient of x -> f'(x) v. */
+  memcpy(vv, v, sizeof v);
+  __capsule_autodiff((void *)heapy_dir, capsule_dup, x, t_rf, capsule_dup, vv,
+                     gv);
+  fd_hvp(heapy_grad, NULL, x, v, HN, t_fd);
+  check_vectors("heap gradient", g_ck, g, HN, 1e-12, 1e-12);
+  check_vectors("heap tangent vs plain", t_ck, t, HN, 1e-10, 1e-10);
+  check_vectors("heap reverse over forward vs plain", t_rf, t, HN, 1e-10,
+                1e-10);
+  check_vectors("heap gradient by reverse over forward", gv, g, HN, 1e-12,
+                1e-12);
+  check_vectors("heap tangent vs fd", t_ck, t_fd, HN, 1e-5, 1e-6);
+}
+
 /* ---- The inner gradient in a loop and in a callee: Newton's method on
  * y^3 = a, its slope by a checkpointed gradient; d/da cbrt(a) =
  * 1 / (3 a^(2/3)) ---- */
@@ -382,5 +439,6 @@ int main(void) {
   test_globals();
   test_loop();
   test_fmin_global();
+  test_heap();
   return check_report();
 }
