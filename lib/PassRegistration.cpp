@@ -52,12 +52,12 @@ std::optional<FunctionPassManager> cleanup(PassBuilder &PB,
                                                 ThinOrFullLTOPhase::None);
 }
 
-/// Both marker-lowering passes: interruptible execution, then
-/// differentiation.
+/// Both marker-lowering passes: differentiation, then interruptible
+/// execution, which so runs forward-mode derivatives like any code.
 void addCapsulePasses(ModulePassManager &MPM, PassBuilder *PB,
                       OptimizationLevel Level) {
-  MPM.addPass(capsule::InterruptPass(PB ? cleanup(*PB, Level) : std::nullopt));
   MPM.addPass(capsule::AutodiffPass(PB ? cleanup(*PB, Level) : std::nullopt));
+  MPM.addPass(capsule::InterruptPass(PB ? cleanup(*PB, Level) : std::nullopt));
 }
 
 void registerCallbacks(PassBuilder &PB) {

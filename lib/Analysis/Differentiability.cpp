@@ -110,6 +110,9 @@ std::string DifferentiabilityChecks::whyNoDerivative(const CallBase &Call,
     return "a derivative call inside differentiated code that cannot be "
            "lowered first (it differentiates a function that reaches it) is "
            "not supported";
+  if (runMarkerKind(*Callee))
+    return "interruptible execution (__capsule_interrupt, "
+           "__capsule_primops) inside differentiated code is not supported";
   if (Callee->isVarArg() && !Callee->isDeclaration())
     return "call to the variadic function " + Name +
            " with active data; variadic functions cannot be "

@@ -21,7 +21,6 @@
 #include "Interrupt/ResumableSplitter.h"
 #include "Interrupt/StepModel.h"
 #include "Support/Diagnostics.h"
-#include "Support/MarkerCalls.h"
 #include "Support/RuntimeABI.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -266,13 +265,15 @@ bool Instrumenter::checkCall(CallBase &Call) {
     break;
   }
   Function *Callee = Call.getCalledFunction();
-  // The marker pass lowers derivative calls after this one: their
-  // derivative code would run without step counts or journaling, so a
-  // capsule resumed across one would see memory it wrote.
-  if (Callee && markerKind(*Callee)) {
+  // The marker pass ran before: forward-mode derivatives are code like any
+  // other here, but a gradient's tape and shadow heap are the runtime's,
+  // which neither journals nor restores them.
+  if (nestedRuntimeCall(Call) == NestedRuntime::GradientCall ||
+      (Callee && Callee->getName() == "__capsule_run_checkpointed")) {
     reportNotInterruptible(Call, Origin,
-                           "a derivative call (forward or reverse mode) "
-                           "inside interruptible code is not supported yet");
+                           "a gradient call (reverse mode) inside "
+                           "interruptible code is not supported yet; forward "
+                           "mode (__capsule_fwddiff) is");
     return false;
   }
   // The runtime's own entry points, pure functions, libm functions whose
