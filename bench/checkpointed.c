@@ -145,34 +145,34 @@ static double max_rel_diff(const double *a, const double *b, long n,
   return diff;
 }
 
-/* The Hessian-vector products: forward over the plain gradient (while its
- * tape, about twice the gradient's, fits) and over the checkpointed one. */
-static void hvp_table(const long *ls, int count, long n, double phi,
-                      double *plain, double *ckpt) {
-  printf("\nHessian-vector products (forward mode over the gradient), "
-         "v[k] = cos(k)\n");
-  printf("%6s | %9s %8s | %9s %8s | %9s %8s | %7s %9s %s\n", "l", "primal s",
-         "RSS", "plain s", "RSS", "ckpt s", "RSS", "ckpt/p", "ckpt-p MB",
-         "max rel diff");
+/* One table: for each l, the primal, then mode `ckpt_mode` and, while its
+ * tape (tape_factor times the gradient's) fits, `plain_mode`, compared
+ * value by value. */
+static void table(enum mode plain_mode, enum mode ckpt_mode, long tape_factor,
+                  const long *ls, int count, long n, double phi,
+                  double *plain, double *ckpt) {
+  printf("%6s %12s | %9s %8s | %9s %8s | %9s %8s | %7s %7s %9s %s\n", "l",
+         "inner iters", "primal s", "RSS", "plain s", "RSS", "ckpt s", "RSS",
+         "plain/p", "ckpt/p", "ckpt-p MB", "max rel diff");
   for (int i = 0; i < count; i++) {
-    long l = ls[i];
+    long l = ls[i], inner = rotation_total_inner(l, phi);
     measurement p = measure(PRIMAL, n, l, phi, NULL);
-    measurement k = measure(HVP_CHECKPOINTED, n, l, phi, ckpt);
-    if (2 * rotation_total_inner(l, phi) > max_plain_inner_iterations) {
-      printf("%6ld | %9.4f %8.1f | %9s %8s | %9.4f %8.1f | %7.2f %9.1f "
-             "(plain skipped: its tape would exceed 8 GiB)\n",
-             l, p.seconds, p.maxrss_mib, "-", "-", k.seconds, k.maxrss_mib,
-             k.seconds / p.seconds, (k.maxrss_mib - p.maxrss_mib) * 1.048576);
+    measurement k = measure(ckpt_mode, n, l, phi, ckpt);
+    printf("%6ld %12ld | %9.4f %8.1f | ", l, inner, p.seconds, p.maxrss_mib);
+    if (tape_factor * inner > max_plain_inner_iterations) {
+      printf("%9s %8s | %9.4f %8.1f | %7s %7.2f %9.1f (plain skipped: its "
+             "tape would exceed 8 GiB)\n",
+             "-", "-", k.seconds, k.maxrss_mib, "-", k.seconds / p.seconds,
+             (k.maxrss_mib - p.maxrss_mib) * 1.048576);
       fflush(stdout);
       continue;
     }
-    measurement g = measure(HVP_PLAIN, n, l, phi, plain);
+    measurement g = measure(plain_mode, n, l, phi, plain);
     int identical;
     double diff = max_rel_diff(plain, ckpt, n, &identical);
-    printf("%6ld | %9.4f %8.1f | %9.4f %8.1f | %9.4f %8.1f | %7.2f %9.1f "
-           "%.3g%s\n",
-           l, p.seconds, p.maxrss_mib, g.seconds, g.maxrss_mib, k.seconds,
-           k.maxrss_mib, k.seconds / p.seconds,
+    printf("%9.4f %8.1f | %9.4f %8.1f | %7.2f %7.2f %9.1f %.3g%s\n",
+           g.seconds, g.maxrss_mib, k.seconds, k.maxrss_mib,
+           g.seconds / p.seconds, k.seconds / p.seconds,
            (k.maxrss_mib - p.maxrss_mib) * 1.048576, diff,
            identical ? " (bit-identical)" : "");
     fflush(stdout);
@@ -208,33 +208,10 @@ int main(int argc, char **argv) {
   printf("rotation n=%ld phi=%g; seconds and peak RSS (MiB) per run, each "
          "in its own process\n",
          n, phi);
-  printf("%6s %12s | %9s %8s | %9s %8s | %9s %8s | %7s %7s %9s %s\n", "l",
-         "inner iters", "primal s", "RSS", "plain s", "RSS", "ckpt s", "RSS",
-         "plain/p", "ckpt/p", "ckpt-p MB", "max rel diff");
-  for (int i = 0; i < count; i++) {
-    long l = ls[i];
-    measurement p = measure(PRIMAL, n, l, phi, NULL);
-    measurement k = measure(CHECKPOINTED, n, l, phi, ckpt);
-    if (rotation_total_inner(l, phi) > max_plain_inner_iterations) {
-      printf("%6ld %12ld | %9.4f %8.1f | %9s %8s | %9.4f %8.1f | %7s %7.2f "
-             "%9.1f (plain skipped: its tape would exceed 8 GiB)\n",
-             l, rotation_total_inner(l, phi), p.seconds, p.maxrss_mib, "-", "-",
-             k.seconds, k.maxrss_mib, "-", k.seconds / p.seconds,
-             (k.maxrss_mib - p.maxrss_mib) * 1.048576);
-      fflush(stdout);
-      continue;
-    }
-    measurement g = measure(PLAIN, n, l, phi, plain);
-    int identical;
-    double diff = max_rel_diff(plain, ckpt, n, &identical);
-    printf("%6ld %12ld | %9.4f %8.1f | %9.4f %8.1f | %9.4f %8.1f | %7.2f "
-           "%7.2f %9.1f %.3g%s\n",
-           l, rotation_total_inner(l, phi), p.seconds, p.maxrss_mib, g.seconds,
-           g.maxrss_mib, k.seconds, k.maxrss_mib, g.seconds / p.seconds,
-           k.seconds / p.seconds, (k.maxrss_mib - p.maxrss_mib) * 1.048576,
-           diff, identical ? " (bit-identical)" : "");
-    fflush(stdout);
-  }
-  hvp_table(ls, count, n, phi, plain, ckpt);
+  table(PLAIN, CHECKPOINTED, 1, ls, count, n, phi, plain, ckpt);
+  /* Forward over the plain gradient tapes about twice what it does. */
+  printf("\nHessian-vector products (forward mode over the gradient), "
+         "v[k] = cos(k)\n");
+  table(HVP_PLAIN, HVP_CHECKPOINTED, 2, ls, count, n, phi, plain, ckpt);
   return 0;
 }

@@ -242,7 +242,18 @@ static void run_{name}(void) {{
     return lines.splitlines()
 
 
-def second_order_oracle_driver(case):
+def oracle_driver(case, second_order=False):
+    """The dual-number build's driver: P and D lines; with \p second_order,
+    P and H lines (mode o), x and the active scalar dual numbers along
+    fuzz_direction as well (driver.py's header)."""
+    if second_order:
+        seed = "Dual::seeded(fuzz_along({v}, fuzz_direction({i})), {i})"
+        show = 'printf("H {name} o {label} %a\\n", {arg}r.d[{i}].d[0]);'
+    else:
+        seed = "Dual::seeded({v}, {i})"
+        show = 'printf("D {name} {label} %a\\n", {arg}r.d[{i}]);'
+    fields = case_fields(case)
+    seed_a = seed.format(v="A0", i="N") if case.a_active else "Dual(A0)"
     lines = """static void run_{name}(void) {{
   static const double x0[{n}] = {{{x0}}};
   static const double c[{nc}] = {{{c}}};
@@ -252,38 +263,17 @@ def second_order_oracle_driver(case):
   real *X = {x};
   {name}_setup(X);
   for (int i = 0; i < N; i++)
-    X[i] = Dual::seeded(fuzz_along(x0[i], fuzz_direction(i)), i);
+    X[i] = {seed_x};
   real r = {name}_f(X, N, c, {seed_a});
   printf("P {name} %a\\n", fuzz::value(r));
   for (int i = 0; i < N; i++)
-    printf("H {name} o %d %a\\n", i, r.d[i].d[0]);
+    {show_x}
   if ({active})
-    printf("H {name} o a %a\\n", r.d[N].d[0]);
-}}""".format(seed_a=("Dual::seeded(fuzz_along(A0, fuzz_direction(N)), N)"
-                     if case.a_active else "Dual(A0)"),
-             **case_fields(case))
-    return lines.splitlines()
-
-
-def oracle_driver(case):
-    seed_a = "Dual::seeded(A0, N)" if case.a_active else "Dual(A0)"
-    lines = """static void run_{name}(void) {{
-  static const double x0[{n}] = {{{x0}}};
-  static const double c[{nc}] = {{{c}}};
-  const int N = {n};
-  const double A0 = {a};
-  real xs[{n}];
-  real *X = {x};
-  {name}_setup(X);
-  for (int i = 0; i < N; i++)
-    X[i] = Dual::seeded(x0[i], i);
-  real r = {name}_f(X, N, c, {seed_a});
-  printf("P {name} %a\\n", r.v);
-  for (int i = 0; i < N; i++)
-    printf("D {name} %d %a\\n", i, r.d[i]);
-  if ({active})
-    printf("D {name} a %a\\n", r.d[N]);
-}}""".format(seed_a=seed_a, **case_fields(case))
+    {show_a}
+}}""".format(seed_x=seed.format(v="x0[i]", i="i"), seed_a=seed_a,
+             show_x=show.format(label="%d", arg="i, ", i="i", **fields),
+             show_a=show.format(label="a", arg="", i="N", **fields),
+             **fields)
     return lines.splitlines()
 
 
@@ -320,7 +310,7 @@ def translation_unit(cases):
     out.append("#if defined(FUZZ_ORACLE) && defined(FUZZ_SECOND_ORDER)")
     out.extend(ALONG.splitlines())
     for case in cases:
-        out.extend(second_order_oracle_driver(case))
+        out.extend(oracle_driver(case, second_order=True))
     out.append("#elif defined(FUZZ_ORACLE)")
     for case in cases:
         out.extend(oracle_driver(case))
