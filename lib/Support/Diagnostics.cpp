@@ -9,6 +9,9 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <set>
+#include <tuple>
+
 using namespace llvm;
 
 namespace capsule {
@@ -37,15 +40,31 @@ static std::string instructionText(const Instruction &I) {
   return Text.substr(0, Text.find(", !")).str();
 }
 
+/// Whether \p Said was already said at \p Loc: several derivatives of one
+/// function (the taped and untaped stages of a checkpointed gradient, the
+/// rounds of nested differentiation) meet the same construct, and the user
+/// reads about it once. Keyed by context: one compilation, one context.
+static bool alreadySaid(const LLVMContext &C, const DebugLoc &Loc,
+                        const std::string &Said) {
+  static std::set<std::tuple<const LLVMContext *, std::string, unsigned,
+                             unsigned, std::string>>
+      Seen;
+  std::string File = Loc ? Loc->getFilename().str() : "";
+  unsigned Line = Loc ? Loc.getLine() : 0, Col = Loc ? Loc.getCol() : 0;
+  return !Seen.insert({&C, File, Line, Col, Said}).second;
+}
+
 /// "capsule: <Before> '<function>'<After>: <Why>" and the instruction,
 /// attributed to the user's function, not the clone the pass works on.
 static void diagnoseAt(const Instruction &I, const Function &Origin,
                        StringRef Before, StringRef After, const Twine &Why,
                        DiagnosticSeverity Severity) {
-  std::string Msg = ("capsule: " + Before + " '" + displayName(Origin) + "'" +
-                     After + locationHint(I) + ": " + Why +
-                     "\n  in instruction: " + instructionText(I))
-                        .str();
+  std::string Said = ("capsule: " + Before + " '" + displayName(Origin) + "'" +
+                      After + locationHint(I) + ": " + Why)
+                         .str();
+  if (alreadySaid(I.getContext(), I.getDebugLoc(), Said))
+    return;
+  std::string Msg = Said + "\n  in instruction: " + instructionText(I);
   I.getContext().diagnose(
       DiagnosticInfoUnsupported(Origin, Msg, I.getDebugLoc(), Severity));
 }
@@ -80,8 +99,11 @@ static DebugLoc outermostLocation(const DebugLoc &Loc) {
 void reportBadMarkerCall(const Instruction &Call, const Twine &Why) {
   std::string Msg =
       ("capsule: malformed call" + locationHint(Call) + ": " + Why).str();
-  Call.getContext().diagnose(DiagnosticInfoUnsupported(
-      *Call.getFunction(), Msg, outermostLocation(Call.getDebugLoc())));
+  DebugLoc At = outermostLocation(Call.getDebugLoc());
+  if (alreadySaid(Call.getContext(), At, Msg))
+    return;
+  Call.getContext().diagnose(
+      DiagnosticInfoUnsupported(*Call.getFunction(), Msg, At));
 }
 
 void reportUnimplementedApi(const Instruction *I, const Twine &Why) {
