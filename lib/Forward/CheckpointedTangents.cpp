@@ -39,10 +39,10 @@ namespace capsule {
 static std::optional<std::string>
 whyNoCheckpointedTangent(const GradientRequest &Inner) {
   Function &F = *Inner.Sig.Fn;
-  if (Inner.ReturnPrimal)
+  if (Inner.ReturnPrimal && !F.getReturnType()->isFloatingPointTy())
     return std::string("forward mode over a checkpointed gradient that also "
-                       "returns the function's result (enzyme_primal_return) "
-                       "is not supported yet");
+                       "returns the function's result (enzyme_primal_return), "
+                       "not a floating-point number, is not supported yet");
   if (any_of(F.args(), [](const Argument &A) { return A.hasByValAttr(); }))
     return "forward mode over a checkpointed gradient of '" + displayName(F) +
            "', which takes a struct by value, is not supported yet (pass it "
@@ -51,17 +51,32 @@ whyNoCheckpointedTangent(const GradientRequest &Inner) {
 }
 
 /// The root of the checkpointed gradient: T's parameters, calling T and
-/// returning the tangent of f's result when the inner call seeds it.
-static Function *tangentRoot(Function &F, Function &Tangent, bool Seeded) {
-  Type *RetTy = Seeded ? F.getReturnType() : Type::getVoidTy(F.getContext());
-  FunctionType *FT =
-      FunctionType::get(RetTy, Tangent.getFunctionType()->params(), false);
+/// returning the tangent of f's result when the inner call seeds it. With
+/// \p KeepsResult, a last parameter points to where f's result and its
+/// tangent go (enzyme_primal_return): memory without derivatives to the
+/// gradient.
+static Function *tangentRoot(Function &F, Function &Tangent, bool Seeded,
+                             bool KeepsResult) {
+  LLVMContext &C = F.getContext();
+  Type *RetTy = Seeded ? F.getReturnType() : Type::getVoidTy(C);
+  SmallVector<Type *, 12> Params(Tangent.getFunctionType()->params());
+  if (KeepsResult)
+    Params.push_back(PointerType::getUnqual(C));
   Function *Root = Function::Create(
-      FT, GlobalValue::InternalLinkage,
+      FunctionType::get(RetTy, Params, false), GlobalValue::InternalLinkage,
       F.getName() + ".capsule.checkpointed.tangent", F.getParent());
-  IRBuilder<> B(BasicBlock::Create(F.getContext(), "entry", Root));
+  IRBuilder<> B(BasicBlock::Create(C, "entry", Root));
   SmallVector<Value *, 12> Args(make_pointer_range(Root->args()));
+  if (KeepsResult)
+    Args.pop_back();
   CallInst *Result = B.CreateCall(&Tangent, Args);
+  if (KeepsResult) {
+    Value *Kept = Root->getArg(Params.size() - 1);
+    Type *Ty = F.getReturnType();
+    B.CreateStore(B.CreateExtractValue(Result, 0), Kept);
+    B.CreateStore(B.CreateExtractValue(Result, 1),
+                  B.CreateConstGEP1_64(Ty, Kept, 1));
+  }
   if (!Seeded)
     B.CreateRetVoid();
   else
@@ -123,7 +138,16 @@ void TangentGenerator::tangentCheckpointedGradient(CallBase &Call) {
   }
 
   bool Seeded = Inner->Sig.ActiveReturn;
-  Function *Root = tangentRoot(F, *D.get(TS).Tangent, Seeded);
+  bool KeepsResult = Inner->ReturnPrimal;
+  Function *Root = tangentRoot(F, *D.get(TS).Tangent, Seeded, KeepsResult);
+  IRBuilder<> Entry(&*T.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Kept = nullptr;
+  if (KeepsResult) {
+    Kept = Entry.CreateAlloca(F.getReturnType(), Entry.getInt64(2),
+                              "checkpointed.result");
+    TangentArgs.push_back(Kept);
+    Tangents.push_back(ArgActivity::Const);
+  }
   GradientRequest R;
   R.Sig.Fn = Root;
   R.Sig.Args.append(Primals);
@@ -147,7 +171,6 @@ void TangentGenerator::tangentCheckpointedGradient(CallBase &Call) {
   Held.append(R.Shadows);
   StructType *AdjointsTy =
       reverseResultType(Root->getFunctionType(), R.Sig.Args);
-  IRBuilder<> Entry(&*T.getEntryBlock().getFirstInsertionPt());
   AllocaInst *Slot = Entry.CreateAlloca(AdjointsTy, nullptr, "checkpointed");
   R.ResultSlot = Slot;
   R.Call = B.CreateCall(D.abi().checkpointedTangent(), Held);
@@ -157,12 +180,12 @@ void TangentGenerator::tangentCheckpointedGradient(CallBase &Call) {
   // What the inner call returns: the adjoints of its out arguments, which
   // are the adjoints of the tangents' out arguments; their tangents are the
   // adjoints of the primal ones. Without out arguments: zero (or nothing).
+  // With enzyme_primal_return, f's result first, and its tangent.
   StructType *ResultTy = reverseResultType(F.getFunctionType(), Primals);
   unsigned Outs = ResultTy->getNumElements();
-  Value *Result = nullptr, *ResultTangent = nullptr;
+  Value *Result = PoisonValue::get(ResultTy), *ResultTangent = Result;
   if (Outs) {
     Value *Adjoints = B.CreateLoad(AdjointsTy, Slot);
-    Result = ResultTangent = PoisonValue::get(ResultTy);
     for (unsigned I = 0; I < Outs; ++I) {
       Result = B.CreateInsertValue(Result,
                                    B.CreateExtractValue(Adjoints, Outs + I), I);
@@ -170,6 +193,15 @@ void TangentGenerator::tangentCheckpointedGradient(CallBase &Call) {
                                           B.CreateExtractValue(Adjoints, I), I);
     }
   }
+  if (KeepsResult) {
+    Type *Ty = F.getReturnType();
+    Result = reverseMarkerResult(B, *Inner, B.CreateLoad(Ty, Kept), Result);
+    ResultTangent = reverseMarkerResult(
+        B, *Inner, B.CreateLoad(Ty, B.CreateConstGEP1_64(Ty, Kept, 1)),
+        ResultTangent);
+  }
+  if (!Outs && !KeepsResult)
+    Result = ResultTangent = nullptr;
   if (Inner->ResultSlot) {
     if (Result)
       B.CreateStore(Result, Inner->ResultSlot);

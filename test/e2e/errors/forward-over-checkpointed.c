@@ -1,15 +1,17 @@
-// Error: what forward mode over a checkpointed gradient does not support yet is a compile-time error at the inner call, naming it (at -O0 and -O2): the inner call also returning f's result, vector mode outside, a struct passed by value, a global holding pointers; and what the checkpointed gradient of a tangent function refuses, such as realloc (reverse mode over forward mode).
+// Error: what forward mode over a checkpointed gradient does not support yet is a compile-time error at the inner call, naming it (at -O0 and -O2): the inner call also returning f's result when it is not a floating-point number, vector mode outside, a struct passed by value, a global holding pointers; and what the checkpointed gradient of a tangent function refuses, such as realloc (reverse mode over forward mode).
 // RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
 // Said once, although both stages of the checkpointed gradient (taped and untaped) meet it:
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | grep -c "reallocates heap memory" | FileCheck %s --check-prefix=ONCE
 // ONCE: {{^1$}}
 #include <capsule/capsule.h>
+#include <math.h>
 #include <stdlib.h>
 
 extern int enzyme_primal_return, enzyme_width;
 typedef struct {
-  double value, dx;
+  int value;
+  double dx;
 } with_primal;
 with_primal __capsule_autodiff_checkpointed_p(void *, ...)
     __asm__("__capsule_autodiff_checkpointed");
@@ -20,11 +22,19 @@ two_tangents __capsule_fwddiff_2(void *, ...) __asm__("__capsule_fwddiff");
 
 static double cube(double x) { return x * x * x; }
 
+static int steps_to_one(double *x) {
+  int k = 0;
+  while (*x > 1 && k < 100) {
+    *x = sqrt(*x);
+    k++;
+  }
+  return k;
+}
 double both(double x) {
-  // CHECK-DAG: forward-over-checkpointed.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'both': forward mode over a checkpointed gradient that also returns the function's result (enzyme_primal_return) is not supported yet
-  with_primal r = __capsule_autodiff_checkpointed_p((void *)cube,
-                                                    enzyme_primal_return, x);
-  return r.value + r.dx;
+  // CHECK-DAG: forward-over-checkpointed.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'both': forward mode over a checkpointed gradient that also returns the function's result (enzyme_primal_return), not a floating-point number, is not supported yet
+  with_primal r = __capsule_autodiff_checkpointed_p(
+      (void *)steps_to_one, enzyme_primal_return, capsule_dup, &x, &x);
+  return r.value + x;
 }
 
 double slope(double x) {

@@ -1,4 +1,4 @@
-// Forward over checkpointed reverse: tangents of functions whose bodies call __capsule_autodiff_checkpointed, the Hessian-vector product of a long run in the checkpointed memory bound. Each against the same product over a plain gradient (forward over reverse, tested on its own in forward-over-reverse.c) and finite differences of the plain gradient: a long in-place rotation, active scalar arguments (results in registers and in memory), arguments constant to the inner gradient but varied by the outer call (perturbation confusion), seeds that depend on the input, globals (fmin of one the code stores to), heap blocks allocated and freed at every step (also reverse over forward), the inner call in a loop and a callee, schedules of many stages.
+// Forward over checkpointed reverse: tangents of functions whose bodies call __capsule_autodiff_checkpointed, the Hessian-vector product of a long run in the checkpointed memory bound. Each against the same product over a plain gradient (forward over reverse, tested on its own in forward-over-reverse.c) and finite differences of the plain gradient: a long in-place rotation, active scalar arguments (results in registers and in memory, with f's result by enzyme_primal_return), arguments constant to the inner gradient but varied by the outer call (perturbation confusion), seeds that depend on the input, globals (fmin of one the code stores to), heap blocks allocated and freed at every step (also reverse over forward), the inner call in a loop and a callee, schedules of many stages.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags -lm && %t1
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
@@ -179,6 +179,48 @@ static void test_scalars(void) {
   check_vectors("scalars gradient", o_ck, o, 5, 1e-12, 1e-12);
   check_vectors("scalars hvp vs plain", t_ck, t, 5, 1e-10, 1e-10);
   check_vectors("scalars hvp vs fd", t_ck, t_fd, 5, 1e-5, 1e-6);
+}
+
+/* ---- enzyme_primal_return: the inner call also returns f's result, whose
+ * tangent the outer call gets too ---- */
+
+extern int enzyme_primal_return;
+typedef struct {
+  double y, da;
+} result_and_da;
+result_and_da __capsule_autodiff_checkpointed_yd(void *, ...)
+    __asm__("__capsule_autodiff_checkpointed");
+result_and_da __capsule_autodiff_yd(void *, ...) __asm__("__capsule_autodiff");
+
+static double with_result(const double *u, int checkpointed) {
+  double dx[MN] = {0};
+  result_and_da r =
+      checkpointed
+          ? __capsule_autodiff_checkpointed_yd(
+                (void *)mix, enzyme_primal_return, u[0], capsule_dup, u + 2,
+                dx, capsule_const, u[1], capsule_const, MN)
+          : __capsule_autodiff_yd((void *)mix, enzyme_primal_return, u[0],
+                                  capsule_dup, u + 2, dx, capsule_const, u[1],
+                                  capsule_const, MN);
+  return r.y * r.da + dx[0] * dx[2];
+}
+
+static void test_primal_return(void) {
+  double u[5] = {0.7, -0.4, 0.3, 1.1, -0.8}, v[5] = {0.5, 1, -1, 0.25, 2};
+  double t_ck = __capsule_fwddiff((void *)with_result, capsule_dup, u, v,
+                                  capsule_const, 1);
+  double t = __capsule_fwddiff((void *)with_result, capsule_dup, u, v,
+                               capsule_const, 0);
+  double h = 1e-6, up[5], um[5];
+  for (int i = 0; i < 5; i++) {
+    up[i] = u[i] + h * v[i];
+    um[i] = u[i] - h * v[i];
+  }
+  double fd = (with_result(up, 0) - with_result(um, 0)) / (2 * h);
+  check_close("primal return tangent vs plain", t_ck, t, 1e-10, 1e-10);
+  check_close("primal return tangent vs fd", t_ck, fd, 1e-5, 1e-6);
+  check_close("primal return value", with_result(u, 1), with_result(u, 0),
+              1e-12, 1e-12);
 }
 
 /* ---- Perturbation confusion: x is constant to the inner gradient and
@@ -440,5 +482,6 @@ int main(void) {
   test_loop();
   test_fmin_global();
   test_heap();
+  test_primal_return();
   return check_report();
 }
