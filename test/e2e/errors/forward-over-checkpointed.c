@@ -22,19 +22,19 @@ two_tangents __capsule_fwddiff_2(void *, ...) __asm__("__capsule_fwddiff");
 
 static double cube(double x) { return x * x * x; }
 
-static int steps_to_one(double *x) {
+static int steps_to_one(double x) {
   int k = 0;
-  while (*x > 1 && k < 100) {
-    *x = sqrt(*x);
+  while (x > 1 && k < 100) {
+    x = sqrt(x);
     k++;
   }
   return k;
 }
 double both(double x) {
   // CHECK-DAG: forward-over-checkpointed.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'both': forward mode over a checkpointed gradient that also returns the function's result (enzyme_primal_return), not a floating-point number, is not supported yet
-  with_primal r = __capsule_autodiff_checkpointed_p(
-      (void *)steps_to_one, enzyme_primal_return, capsule_dup, &x, &x);
-  return r.value + x;
+  with_primal r = __capsule_autodiff_checkpointed_p((void *)steps_to_one,
+                                                    enzyme_primal_return, x);
+  return r.value + r.dx;
 }
 
 double slope(double x) {
