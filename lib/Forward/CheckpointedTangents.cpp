@@ -84,6 +84,60 @@ static Function *tangentRoot(Function &F, Function &Tangent, bool Seeded,
   return Root;
 }
 
+/// The checkpointed gradient of the tangent function, its arguments in the
+/// order of the root's parameters: f's (the inner call's), then the
+/// tangents of those that have one, then where f's result goes.
+struct TangentGradientArgs {
+  /// The tangent function's signature.
+  DiffSignature TangentSig;
+  /// The gradient's activities: the inner call's, then the tangents'.
+  SmallVector<ArgActivity, 8> Primals, Tangents;
+  SmallVector<Value *, 8> TangentArgs;
+  /// The shadows of its dup arguments: the tangents of the inner shadows
+  /// for f's arguments, the inner shadows for their tangents.
+  SmallVector<Value *, 8> PrimalShadows, TangentShadows;
+};
+
+TangentGradientArgs TangentGenerator::tangentGradientArgs(
+    CallBase &Call, const GradientRequest &Inner, IRBuilder<> &B) {
+  Function &F = *Inner.Sig.Fn;
+  TangentGradientArgs G;
+  G.TangentSig.Fn = &F;
+  G.TangentSig.Tangent = true;
+  G.TangentSig.Level = Sig.Level;
+  G.TangentSig.ActiveReturn = carriesFloat(F.getReturnType());
+  unsigned NextShadow = 0;
+  for (auto [K, Activity] : enumerate(Inner.Sig.Args)) {
+    Value *Operand = Call.getArgOperand(Inner.ArgOperands[K]);
+    Type *ParamTy = F.getArg(K)->getType();
+    Value *Tangent = nullptr;
+    if (Activity == ArgActivity::Dup) {
+      Tangent = twinOrSink(B, Operand);
+      Value *Shadow = Call.getArgOperand(Inner.ArgOperands[K] + 1);
+      G.PrimalShadows.push_back(twinOrSink(B, Shadow));
+      G.TangentShadows.push_back(Inner.Shadows[NextShadow++]);
+    } else if (ParamTy->isPointerTy()) {
+      Tangent = shadowOf(Operand);
+    } else if (carriesFloat(ParamTy)) {
+      Tangent =
+          Activity == ArgActivity::Out ? twinOrZero(Operand) : twin(Operand);
+      if (Tangent)
+        Tangent = B.CreateFPCast(Tangent, ParamTy);
+    }
+    G.TangentSig.Args.push_back(!Tangent ? ArgActivity::Const
+                                : Activity == ArgActivity::Dup ||
+                                        ParamTy->isPointerTy()
+                                    ? ArgActivity::Dup
+                                    : ArgActivity::Out);
+    G.Primals.push_back(Activity);
+    if (Tangent) {
+      G.TangentArgs.push_back(Tangent);
+      G.Tangents.push_back(Activity);
+    }
+  }
+  return G;
+}
+
 void TangentGenerator::tangentCheckpointedGradient(CallBase &Call) {
   if (W > 1)
     return unsupported(Call, "vector mode (enzyme_width) over a checkpointed "
@@ -97,61 +151,24 @@ void TangentGenerator::tangentCheckpointedGradient(CallBase &Call) {
     return unsupported(Call, *Why);
   Function &F = *Inner->Sig.Fn;
   IRBuilder<> B(Clone);
-
-  // T's signature, and the activities and shadows of the gradient of T
-  // (the root's parameters: f's, then the tangents).
-  DiffSignature TS;
-  TS.Fn = &F;
-  TS.Tangent = true;
-  TS.Level = Sig.Level;
-  TS.ActiveReturn = carriesFloat(F.getReturnType());
-  SmallVector<ArgActivity, 8> Primals, Tangents;
-  SmallVector<Value *, 8> TangentArgs, PrimalShadows, TangentShadows;
-  unsigned NextShadow = 0;
-  for (auto [K, Activity] : enumerate(Inner->Sig.Args)) {
-    Value *Operand = Call.getArgOperand(Inner->ArgOperands[K]);
-    Type *ParamTy = F.getArg(K)->getType();
-    Value *Tangent = nullptr;
-    if (Activity == ArgActivity::Dup) {
-      Tangent = twinOrSink(B, Operand);
-      Value *Shadow = Call.getArgOperand(Inner->ArgOperands[K] + 1);
-      PrimalShadows.push_back(twinOrSink(B, Shadow));
-      TangentShadows.push_back(Inner->Shadows[NextShadow++]);
-    } else if (ParamTy->isPointerTy()) {
-      Tangent = shadowOf(Operand);
-    } else if (carriesFloat(ParamTy)) {
-      Tangent =
-          Activity == ArgActivity::Out ? twinOrZero(Operand) : twin(Operand);
-      if (Tangent)
-        Tangent = B.CreateFPCast(Tangent, ParamTy);
-    }
-    TS.Args.push_back(!Tangent                       ? ArgActivity::Const
-                      : Activity == ArgActivity::Dup ? ArgActivity::Dup
-                      : Activity == ArgActivity::Out ? ArgActivity::Out
-                      : ParamTy->isPointerTy()       ? ArgActivity::Dup
-                                                     : ArgActivity::Out);
-    Primals.push_back(Activity);
-    if (Tangent) {
-      TangentArgs.push_back(Tangent);
-      Tangents.push_back(Activity);
-    }
-  }
+  TangentGradientArgs G = tangentGradientArgs(Call, *Inner, B);
 
   bool Seeded = Inner->Sig.ActiveReturn;
   bool KeepsResult = Inner->ReturnPrimal;
-  Function *Root = tangentRoot(F, *D.get(TS).Tangent, Seeded, KeepsResult);
+  Function *Root =
+      tangentRoot(F, *D.get(G.TangentSig).Tangent, Seeded, KeepsResult);
   IRBuilder<> Entry(&*T.getEntryBlock().getFirstInsertionPt());
   AllocaInst *Kept = nullptr;
   if (KeepsResult) {
     Kept = Entry.CreateAlloca(F.getReturnType(), Entry.getInt64(2),
                               "checkpointed.result");
-    TangentArgs.push_back(Kept);
-    Tangents.push_back(ArgActivity::Const);
+    G.TangentArgs.push_back(Kept);
+    G.Tangents.push_back(ArgActivity::Const);
   }
   GradientRequest R;
   R.Sig.Fn = Root;
-  R.Sig.Args.append(Primals);
-  R.Sig.Args.append(Tangents);
+  R.Sig.Args.append(G.Primals);
+  R.Sig.Args.append(G.Tangents);
   R.Sig.ActiveReturn = Seeded;
   R.Sig.TopLevel = true;
   R.Sig.StableArgs = ~uint64_t(0);
@@ -160,9 +177,9 @@ void TangentGenerator::tangentCheckpointedGradient(CallBase &Call) {
   R.Sig.Level = Sig.Level + 1;
   R.Nested = true;
   R.Args.append(Inner->Args);
-  R.Args.append(TangentArgs);
-  R.Shadows.append(PrimalShadows);
-  R.Shadows.append(TangentShadows);
+  R.Args.append(G.TangentArgs);
+  R.Shadows.append(G.PrimalShadows);
+  R.Shadows.append(G.TangentShadows);
   // A call stands for the checkpointed gradient until the marker pass
   // lowers it (after this round), holding the arguments until then. The
   // adjoints of the out arguments come back in a slot, those of the primal
@@ -179,9 +196,9 @@ void TangentGenerator::tangentCheckpointedGradient(CallBase &Call) {
 
   // What the inner call returns: the adjoints of its out arguments, which
   // are the adjoints of the tangents' out arguments; their tangents are the
-  // adjoints of the primal ones. Without out arguments: zero (or nothing).
-  // With enzyme_primal_return, f's result first, and its tangent.
-  StructType *ResultTy = reverseResultType(F.getFunctionType(), Primals);
+  // adjoints of the primal ones. With enzyme_primal_return, f's result
+  // first, and its tangent.
+  StructType *ResultTy = reverseResultType(F.getFunctionType(), G.Primals);
   unsigned Outs = ResultTy->getNumElements();
   Value *Result = PoisonValue::get(ResultTy), *ResultTangent = Result;
   if (Outs) {
@@ -202,18 +219,29 @@ void TangentGenerator::tangentCheckpointedGradient(CallBase &Call) {
   }
   if (!Outs && !KeepsResult)
     Result = ResultTangent = nullptr;
-  if (Inner->ResultSlot) {
+  replaceCheckpointedResult(Call, *Inner, B, Result, ResultTangent);
+}
+
+/// The inner marker call's result, \p Result (null: zero, or nothing), and
+/// its tangent, where the marker declares it: in its sret slot and the
+/// slot's shadow, or as its value and twin. The marker call goes.
+void TangentGenerator::replaceCheckpointedResult(CallBase &Call,
+                                                 const GradientRequest &Inner,
+                                                 IRBuilder<> &B, Value *Result,
+                                                 Value *ResultTangent) {
+  CallBase &Clone = *Inner.Call;
+  if (Inner.ResultSlot) {
     if (Result)
-      B.CreateStore(Result, Inner->ResultSlot);
+      B.CreateStore(Result, Inner.ResultSlot);
     if (Value *Shadow = shadowOf(Call.getArgOperand(0)); Shadow && Result)
       B.CreateStore(ResultTangent, Shadow);
   } else if (!Call.getType()->isVoidTy()) {
     Value *Primal = markerResultAs(B, Result, Call.getType());
-    Clone->replaceAllUsesWith(Primal);
+    Clone.replaceAllUsesWith(Primal);
     Map[&Call] = Primal;
     setTwin(&Call, markerResultAs(B, ResultTangent, Call.getType()));
   }
-  eraseMarkerCall(*Clone);
+  eraseMarkerCall(Clone);
 }
 
 } // namespace capsule

@@ -26,6 +26,9 @@
 
 namespace capsule {
 
+struct GradientRequest;
+struct TangentGradientArgs;
+
 class TangentGenerator {
 public:
   TangentGenerator(Differentiator &D, const DiffSignature &Sig,
@@ -64,6 +67,13 @@ private:
 
   // ---- Checkpointed gradients (CheckpointedTangents.cpp) ----
   void tangentCheckpointedGradient(llvm::CallBase &Call);
+  TangentGradientArgs tangentGradientArgs(llvm::CallBase &Call,
+                                          const GradientRequest &Inner,
+                                          llvm::IRBuilder<> &B);
+  void replaceCheckpointedResult(llvm::CallBase &Call,
+                                 const GradientRequest &Inner,
+                                 llvm::IRBuilder<> &B, llvm::Value *Result,
+                                 llvm::Value *ResultTangent);
 
   /// The clone of primal value \p V.
   llvm::Value *primal(llvm::Value *V);
