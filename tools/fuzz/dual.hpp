@@ -131,18 +131,25 @@ FUZZ_COMPARE(==)
 FUZZ_COMPARE(!=)
 #undef FUZZ_COMPARE
 
+// The elementary functions of one argument, as (C name, rule name).
+#define FUZZ_UNARY(X)                                                          \
+  X(sin, Sin)                                                                  \
+  X(cos, Cos)                                                                  \
+  X(tanh, Tanh)                                                                \
+  X(atan, Atan)                                                                \
+  X(exp, Exp)                                                                  \
+  X(log, Log)                                                                  \
+  X(sqrt, Sqrt)                                                                \
+  X(cbrt, Cbrt)                                                                \
+  X(fabs, Fabs)                                                                \
+  X(floor, Floor)
+
 // The elementary functions: on double the C library's, on dual numbers the
 // chain rule over the scalar type's.
-inline double Sin(double a) { return std::sin(a); }
-inline double Cos(double a) { return std::cos(a); }
-inline double Tanh(double a) { return std::tanh(a); }
-inline double Atan(double a) { return std::atan(a); }
-inline double Exp(double a) { return std::exp(a); }
-inline double Log(double a) { return std::log(a); }
-inline double Sqrt(double a) { return std::sqrt(a); }
-inline double Cbrt(double a) { return std::cbrt(a); }
-inline double Fabs(double a) { return std::fabs(a); }
-inline double Floor(double a) { return std::floor(a); }
+#define FUZZ_ON_DOUBLE(Lower, Upper)                                           \
+  inline double Upper(double a) { return std::Lower(a); }
+FUZZ_UNARY(FUZZ_ON_DOUBLE)
+#undef FUZZ_ON_DOUBLE
 inline double Pow(double a, double e) { return std::pow(a, e); }
 inline double Hypot(double a, double b) { return std::hypot(a, b); }
 inline double Atan2(double y, double x) { return std::atan2(y, x); }
@@ -207,16 +214,11 @@ typedef fuzz::DualT<fuzz::DualT<double, 1>, fuzz::kWidth> Dual;
 typedef fuzz::DualT<double, fuzz::kWidth> Dual;
 #endif
 
-inline Dual sin(Dual a) { return fuzz::Sin(a); }
-inline Dual cos(Dual a) { return fuzz::Cos(a); }
-inline Dual tanh(Dual a) { return fuzz::Tanh(a); }
-inline Dual atan(Dual a) { return fuzz::Atan(a); }
-inline Dual exp(Dual a) { return fuzz::Exp(a); }
-inline Dual log(Dual a) { return fuzz::Log(a); }
-inline Dual sqrt(Dual a) { return fuzz::Sqrt(a); }
-inline Dual cbrt(Dual a) { return fuzz::Cbrt(a); }
-inline Dual fabs(Dual a) { return fuzz::Fabs(a); }
-inline Dual floor(Dual a) { return fuzz::Floor(a); }
+#define FUZZ_ON_REAL(Lower, Upper)                                             \
+  inline Dual Lower(Dual a) { return fuzz::Upper(a); }
+FUZZ_UNARY(FUZZ_ON_REAL)
+#undef FUZZ_ON_REAL
+#undef FUZZ_UNARY
 inline Dual pow(Dual a, double e) { return fuzz::Pow(a, e); }
 inline Dual fmin(Dual a, Dual b) { return b < a ? b : a; }
 inline Dual fmax(Dual a, Dual b) { return b > a ? b : a; }
