@@ -6,7 +6,9 @@
  * all differentiated inputs at once; it is timed against the gradient.
  * Each product is checked first: w . Hv against w'Hv computed by forward
  * over forward mode (a mode tested on its own) for another random w. Exits
- * non-zero, before any timing, if a check fails.
+ * non-zero, before any timing, if a check fails. For rk4, the product by
+ * reverse over reverse too (the gradient of grad f . v), checked against
+ * forward over reverse.
  *===----------------------------------------------------------------------===*/
 #include "bench_util.h"
 #include "gmm_bench.h"
@@ -14,11 +16,11 @@
 #include "mlp_bench.h"
 #include "rk4_bench.h"
 
-/* One differentiated input: the direction of the product, its result, and
- * the second direction of the check. */
+/* One differentiated input: the direction of the product, its result, the
+ * second direction of the check, and the product by reverse over reverse. */
 typedef struct hvp_input {
   long n;
-  double *v, *hv, *w;
+  double *v, *hv, *w, *rr;
 } hvp_input;
 
 static void hvp_input_init(hvp_input *in, bench_rng *r, long n) {
@@ -26,6 +28,7 @@ static void hvp_input_init(hvp_input *in, bench_rng *r, long n) {
   in->v = bench_alloc(n);
   in->hv = bench_alloc(n);
   in->w = bench_alloc(n);
+  in->rr = bench_alloc(n);
   for (long i = 0; i < n; i++) {
     in->v[i] = bench_normal(r);
     in->w[i] = bench_normal(r);
@@ -36,6 +39,7 @@ static void hvp_input_free(hvp_input *in) {
   free(in->v);
   free(in->hv);
   free(in->w);
+  free(in->rr);
 }
 
 /* w . Hv against w'Hv by forward over forward. */
@@ -294,6 +298,58 @@ static double rk4_wHv(rk4_hvp_ctx *f) {
   return wHv;
 }
 
+/* grad f . v, computed by an inner gradient into blocks of its own: its
+ * gradient is Hv (reverse over reverse). */
+static double rk4_grad_dot(double *x0, double *F, double *work,
+                           const double *vx0, const double *vF, long n,
+                           long steps, double dt) {
+  double *dx0 = calloc((size_t)n, sizeof(double));
+  double *dF = calloc(1, sizeof(double));
+  double *dw = calloc((size_t)(6 * n), sizeof(double));
+  rk4_grad_into(x0, dx0, F, dF, work, dw, n, steps, dt);
+  double s = dF[0] * vF[0];
+  for (long i = 0; i < n; i++)
+    s += dx0[i] * vx0[i];
+  free(dx0);
+  free(dF);
+  free(dw);
+  return s;
+}
+
+static void rk4_hvp_rr(void *p) {
+  rk4_hvp_ctx *f = p;
+  rk4_ctx *c = &f->c;
+  for (int a = 0; a < 2; a++)
+    zero(f->in[a].rr, f->in[a].n);
+  zero(f->h_work, 6 * c->n);
+  __capsule_autodiff_v((void *)rk4_grad_dot,
+                       capsule_dup, c->x0, f->in[0].rr,
+                       capsule_dup, c->F, f->in[1].rr,
+                       capsule_dup, c->work, f->h_work,
+                       capsule_const, f->in[0].v, capsule_const, f->in[1].v,
+                       capsule_const, c->n, capsule_const, c->steps,
+                       capsule_const, c->dt);
+}
+
+/* Reverse over reverse against forward over reverse (in[].hv). */
+static int verify_rr(const char *label, const hvp_input *in) {
+  int fails = 0;
+  for (int a = 0; a < 2; a++)
+    for (long i = 0; i < in[a].n; i++) {
+      double want = in[a].hv[i], got = in[a].rr[i];
+      if (!(fabs(got - want) <= 1e-9 * (1 + fabs(want)))) {
+        printf("verify %s: Hv by reverse over reverse [%d][%ld] %.17g, by "
+               "forward over reverse %.17g\n",
+               label, a, i, got, want);
+        fails++;
+      }
+    }
+  printf("verify %s: Hv by reverse over reverse against forward over "
+         "reverse, tolerance 1e-9: %s\n",
+         label, fails ? "FAILED" : "passed");
+  return fails;
+}
+
 static int rk4_bench(bench_rng *r) {
   const long n = 10, steps = 1000;
   const double dt = 0.01;
@@ -309,8 +365,13 @@ static int rk4_bench(bench_rng *r) {
   int fails = rk4_verify(&f.c, label);
   rk4_hvp(&f);
   fails += verify_hvp(label, f.in, 2, rk4_wHv(&f));
-  if (!fails)
+  rk4_hvp_rr(&f);
+  fails += verify_rr(label, f.in);
+  if (!fails) {
     report(label, rk4_gradient, rk4_hvp, &f);
+    bench_result rr = bench_measure(rk4_gradient, rk4_hvp_rr, &f);
+    bench_print_pair(label, "gradient", "hvp by reverse over reverse", &rr);
+  }
   rk4_free(&f.c);
   for (int a = 0; a < 2; a++)
     hvp_input_free(&f.in[a]);

@@ -12,16 +12,28 @@
 
 namespace {
 
-__thread double CallStart;
+using capsule::TapeLevel;
 
-/// The blocks __capsule_defer_free postponed in this thread's gradient call.
+/// The blocks __capsule_defer_free postponed in a gradient call.
 struct DeferredFrees {
   void **Blocks = nullptr;
   uint64_t Size = 0, Capacity = 0;
 };
-__thread DeferredFrees Deferred;
 
-void freeDeferredBlocks() {
+/// A thread's gradient call on one of its tapes (Tape.h, TapeLevel): a
+/// gradient that differentiates gradients (reverse over reverse) brackets
+/// calls on the inner tape inside its own.
+struct GradientCall {
+  double Start = 0;
+  DeferredFrees Deferred;
+};
+__thread GradientCall InnerCall, OuterCall;
+
+GradientCall &callOn(TapeLevel L) {
+  return L == TapeLevel::Outer ? OuterCall : InnerCall;
+}
+
+void freeDeferredBlocks(DeferredFrees &Deferred) {
   for (uint64_t I = 0; I < Deferred.Size; ++I)
     std::free(Deferred.Blocks[I]);
   Deferred.Size = 0;
@@ -41,23 +53,18 @@ void printCall(uint64_t Call, uint64_t PeakBytes, double Seconds) {
                static_cast<unsigned long long>(PeakBytes), Seconds);
 }
 
-} // namespace
-
-extern "C" void __capsule_gradient_begin(void) {
+void beginCall(TapeLevel L) {
   // Read both settings now, so a bad value stops the program before any work.
   capsule::tapeLimit();
   capsule::statsEnabled();
-  capsule::tapeReset();
+  capsule::tapeReset(L);
   capsule::armStackOverflowGuard();
-  freeDeferredBlocks();
-  CallStart = capsule::monotonicSeconds();
+  freeDeferredBlocks(callOn(L).Deferred);
+  callOn(L).Start = capsule::monotonicSeconds();
 }
 
-extern "C" void __capsule_gradient_forward_done(void) {
-  capsule::tapeRecordPeak();
-}
-
-extern "C" void __capsule_defer_free(void *Block) {
+void deferFree(TapeLevel L, void *Block) {
+  DeferredFrees &Deferred = callOn(L).Deferred;
   if (Deferred.Size == Deferred.Capacity) {
     uint64_t Capacity = std::max<uint64_t>(64, 2 * Deferred.Capacity);
     void *Grown = std::realloc(Deferred.Blocks, Capacity * sizeof(void *));
@@ -73,10 +80,10 @@ extern "C" void __capsule_defer_free(void *Block) {
   Deferred.Blocks[Deferred.Size++] = Block;
 }
 
-extern "C" void __capsule_gradient_end(void) {
-  freeDeferredBlocks();
-  double Seconds = capsule::monotonicSeconds() - CallStart;
-  uint64_t PeakBytes = capsule::tapePeakBytes();
+void endCall(TapeLevel L) {
+  freeDeferredBlocks(callOn(L).Deferred);
+  double Seconds = capsule::monotonicSeconds() - callOn(L).Start;
+  uint64_t PeakBytes = capsule::tapePeakBytes(L);
   uint64_t Call;
   {
     capsule::MutexLock Lock(StatsMutex);
@@ -88,6 +95,38 @@ extern "C" void __capsule_gradient_end(void) {
   }
   if (capsule::statsEnabled())
     printCall(Call, PeakBytes, Seconds);
+}
+
+} // namespace
+
+extern "C" void __capsule_gradient_begin(void) { beginCall(TapeLevel::Inner); }
+
+extern "C" void __capsule_gradient_forward_done(void) {
+  capsule::tapeRecordPeak(TapeLevel::Inner);
+}
+
+extern "C" void __capsule_defer_free(void *Block) {
+  deferFree(TapeLevel::Inner, Block);
+}
+
+extern "C" void __capsule_gradient_end(void) { endCall(TapeLevel::Inner); }
+
+extern "C" void __capsule_outer_gradient_begin(void) {
+  capsule::outerTapeCallBegins();
+  beginCall(TapeLevel::Outer);
+}
+
+extern "C" void __capsule_outer_gradient_forward_done(void) {
+  capsule::tapeRecordPeak(TapeLevel::Outer);
+}
+
+extern "C" void __capsule_outer_defer_free(void *Block) {
+  deferFree(TapeLevel::Outer, Block);
+}
+
+extern "C" void __capsule_outer_gradient_end(void) {
+  endCall(TapeLevel::Outer);
+  capsule::outerTapeCallEnds();
 }
 
 extern "C" void capsule_get_stats(capsule_stats_t *Out) {

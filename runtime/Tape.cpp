@@ -11,6 +11,10 @@
 // In a green run (GreenRun.h) the tape stays empty: its code is untaped, so
 // a push there is an internal error, and the inline push is made to take
 // the slow path, where that is detected.
+//
+// Each thread has two tapes (Tape.h, TapeLevel): the outer one serves a
+// gradient of code that itself computes gradients (reverse over reverse),
+// whose records would otherwise interleave with the inner gradient's.
 //===----------------------------------------------------------------------===//
 #include "Tape.h"
 #include "Config.h"
@@ -21,12 +25,17 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <pthread.h>
 
 // Zero-initialized, so the very first push of a thread takes the slow path.
 __thread capsule_tape_state __capsule_tape
     __attribute__((tls_model("initial-exec")));
 __thread capsule_tape_state __capsule_tangent_tape
+    __attribute__((tls_model("initial-exec")));
+__thread capsule_tape_state __capsule_outer_tape
+    __attribute__((tls_model("initial-exec")));
+__thread capsule_tape_state __capsule_adjoint_tape
     __attribute__((tls_model("initial-exec")));
 
 namespace {
@@ -39,8 +48,11 @@ struct alignas(16) Chunk {
   uint64_t Capacity;      // bytes allocated after the header
   uint64_t BytesBelow;    // bytes in use in all chunks below
   uint64_t CapacityBelow; // capacity of all chunks below
-  char *Twin; // Capacity bytes for the tangents of the records (forward
-              // mode over a gradient), null until first needed
+  char *Twin;        // Capacity bytes for the tangents of the records (forward
+                     // mode over a gradient), null until first needed
+  char *AdjointTwin; // Capacity zeroed bytes for their adjoints (reverse
+                     // mode over a gradient), null until first needed
+  uint64_t TwinHigh; // bytes of AdjointTwin written since it was cleared
 
   char *begin() { return reinterpret_cast<char *>(this + 1); }
 };
@@ -62,18 +74,35 @@ struct ThreadTape {
   uint64_t PeakCapacity;
   capsule::TapeChunkCounts Chunks;
   bool CleanupRegistered;
+  // Between the outer tape's gradient begin and end: the inner tape's
+  // chunks keep their adjoint twins, which that call's reverse sweep
+  // reads, so none is freed (Outer only).
+  bool InCall;
 };
 
-__thread ThreadTape ThisThread;
+__thread ThreadTape InnerThread, OuterThread;
 std::atomic<uint64_t> ChunkBytes{capsule::DefaultChunkBytes};
 
-Chunk *currentChunk() {
-  char *Begin = __capsule_tape.chunk_begin;
+/// One tape: its inline state, which generated code reads, and the rest.
+struct Tape {
+  capsule_tape_state &Header;
+  ThreadTape &Thread;
+};
+
+Tape tape(capsule::TapeLevel L) {
+  if (L == capsule::TapeLevel::Outer)
+    return {__capsule_outer_tape, OuterThread};
+  return {__capsule_tape, InnerThread};
+}
+
+Chunk *currentChunk(const capsule_tape_state &H) {
+  char *Begin = H.chunk_begin;
   return Begin ? reinterpret_cast<Chunk *>(Begin) - 1 : nullptr;
 }
 
-uint64_t bytesInUse(Chunk *C) {
-  return C ? C->BytesBelow + (__capsule_tape.top - C->begin()) : 0;
+uint64_t bytesInUse(const capsule_tape_state &H) {
+  Chunk *C = currentChunk(H);
+  return C ? C->BytesBelow + (H.top - C->begin()) : 0;
 }
 
 [[noreturn]] void failAllocation(uint64_t Bytes) {
@@ -91,6 +120,8 @@ Chunk *allocateChunk(ThreadTape &T, uint64_t Capacity) {
     failAllocation(Capacity);
   C->Capacity = Capacity;
   C->Twin = nullptr;
+  C->AdjointTwin = nullptr;
+  C->TwinHigh = 0;
   ++T.Chunks.Allocated;
   ++T.Chunks.Held;
   return C;
@@ -100,6 +131,7 @@ void freeChunk(ThreadTape &T, Chunk *C) {
   if (!C)
     return;
   std::free(C->Twin);
+  std::free(C->AdjointTwin);
   std::free(C);
   --T.Chunks.Held;
 }
@@ -120,14 +152,14 @@ void trimFree(ThreadTape &T, uint64_t Keep) {
   }
 }
 
-// Keeps every chunk from Top down and leaves no current chunk.
-void releaseStack(ThreadTape &T, Chunk *Top) {
-  while (Top) {
-    Chunk *Below = Top->Below;
-    release(T, Top);
-    Top = Below;
+// Keeps every chunk of the tape and leaves no current chunk.
+void releaseStack(Tape T) {
+  for (Chunk *C = currentChunk(T.Header); C;) {
+    Chunk *Below = C->Below;
+    release(T.Thread, C);
+    C = Below;
   }
-  __capsule_tape = capsule_tape_state{};
+  T.Header = capsule_tape_state{};
 }
 
 // A chunk that can hold at least N bytes; Room (>= N) is what the tape limit
@@ -156,38 +188,56 @@ Chunk *acquire(ThreadTape &T, uint64_t N, uint64_t Room) {
 }
 
 // Runs at thread exit with the exiting thread's TLS still in place.
-void freeThreadTape(void *) {
-  capsule::tapeFree();
+template <capsule::TapeLevel L> void freeThreadTape(void *) {
+  capsule::tapeFree(L);
   // A later key destructor may use the tape again and must register anew.
-  ThisThread.CleanupRegistered = false;
+  tape(L).Thread.CleanupRegistered = false;
 }
 
 // Arranges for this thread's chunks to be freed when it exits; called before
 // its first chunk is allocated.
-void registerCleanup(ThreadTape &T) {
+void registerCleanup(capsule::TapeLevel L) {
+  ThreadTape &T = tape(L).Thread;
   if (T.CleanupRegistered)
     return;
-  capsule::runAtThreadExit<freeThreadTape>(&T);
+  if (L == capsule::TapeLevel::Outer)
+    capsule::runAtThreadExit<freeThreadTape<capsule::TapeLevel::Outer>>(&T);
+  else
+    capsule::runAtThreadExit<freeThreadTape<capsule::TapeLevel::Inner>>(&T);
   T.CleanupRegistered = true;
 }
 
-} // namespace
+// Calls F on every chunk of the inner tape, in use or kept for reuse.
+template <typename Fn> void forEachInnerChunk(Fn F) {
+  for (Chunk *List : {currentChunk(__capsule_tape), InnerThread.Free})
+    for (Chunk *C = List; C; C = C->Below)
+      F(*C);
+}
 
-extern "C" void *__capsule_tape_push_slow(uint64_t N) {
+// Records up to Top in chunk C may have had shadow pointers written into
+// their adjoint twin (reverse over reverse: see clearAdjointTwins).
+void noteTwinWritten(Chunk *C, char *Top) {
+  if (C && C->AdjointTwin)
+    C->TwinHigh = std::max<uint64_t>(C->TwinHigh, Top - C->begin());
+}
+
+void *pushSlow(capsule::TapeLevel L, uint64_t N) {
   if (__builtin_expect(capsule::inGreenRun(), 0))
     capsule::failInternal("a record was pushed on the gradient tape in a "
                           "green run (%llu bytes)",
                           static_cast<unsigned long long>(N));
-  ThreadTape &T = ThisThread;
-  Chunk *Current = currentChunk();
-  uint64_t InUse = bytesInUse(Current);
+  Tape Tp = tape(L);
+  ThreadTape &T = Tp.Thread;
+  Chunk *Current = currentChunk(Tp.Header);
+  uint64_t InUse = bytesInUse(Tp.Header);
   uint64_t Limit = capsule::tapeLimit();
   if (Limit && (InUse > Limit || N > Limit - InUse))
     capsule::failTapeLimit(Limit);
   uint64_t Room = Limit ? Limit - InUse : UINT64_MAX;
 
   Chunk *Below = Current;
-  char *BelowTop = __capsule_tape.top;
+  char *BelowTop = Tp.Header.top;
+  noteTwinWritten(Current, BelowTop);
   // An empty chunk (too small for this record) must not stay below.
   if (Current && BelowTop == Current->begin()) {
     Below = Current->Below;
@@ -195,7 +245,7 @@ extern "C" void *__capsule_tape_push_slow(uint64_t N) {
     release(T, Current);
   }
 
-  registerCleanup(T);
+  registerCleanup(L);
   Chunk *C = acquire(T, N, Room);
   C->Below = Below;
   C->BelowTop = BelowTop;
@@ -203,28 +253,47 @@ extern "C" void *__capsule_tape_push_slow(uint64_t N) {
   C->CapacityBelow = Below ? Below->CapacityBelow + Below->Capacity : 0;
   T.PeakCapacity = std::max(T.PeakCapacity, C->CapacityBelow + C->Capacity);
   C->End = C->begin() + std::min(C->Capacity, Room);
-  __capsule_tape = {C->begin() + N, C->End, C->begin()};
+  Tp.Header = {C->begin() + N, C->End, C->begin()};
   T.Peak = std::max(T.Peak, InUse + N);
   return C->begin();
 }
 
-extern "C" void *__capsule_tape_pop_slow(uint64_t N) {
+void *popSlow(capsule::TapeLevel L, uint64_t N) {
   if (__builtin_expect(capsule::inGreenRun(), 0))
     capsule::failInternal("a record was popped from the gradient tape in a "
                           "green run (%llu bytes)",
                           static_cast<unsigned long long>(N));
-  Chunk *Current = currentChunk();
+  Tape Tp = tape(L);
+  Chunk *Current = currentChunk(Tp.Header);
   Chunk *Below = Current ? Current->Below : nullptr;
   if (!Below || uint64_t(Current->BelowTop - Below->begin()) < N)
     failPopPastBottom(N);
   char *Record = Current->BelowTop - N;
-  release(ThisThread, Current);
-  __capsule_tape = {Record, Below->End, Below->begin()};
+  release(Tp.Thread, Current);
+  Tp.Header = {Record, Below->End, Below->begin()};
   return Record;
 }
 
+} // namespace
+
+extern "C" void *__capsule_tape_push_slow(uint64_t N) {
+  return pushSlow(capsule::TapeLevel::Inner, N);
+}
+
+extern "C" void *__capsule_tape_pop_slow(uint64_t N) {
+  return popSlow(capsule::TapeLevel::Inner, N);
+}
+
+extern "C" void *__capsule_outer_tape_push_slow(uint64_t N) {
+  return pushSlow(capsule::TapeLevel::Outer, N);
+}
+
+extern "C" void *__capsule_outer_tape_pop_slow(uint64_t N) {
+  return popSlow(capsule::TapeLevel::Outer, N);
+}
+
 extern "C" void *__capsule_tangent_tape_mirror(void *Record) {
-  Chunk *C = currentChunk();
+  Chunk *C = currentChunk(__capsule_tape);
   if (!C) {
     __capsule_tangent_tape = capsule_tape_state{};
     return nullptr;
@@ -240,37 +309,92 @@ extern "C" void *__capsule_tangent_tape_mirror(void *Record) {
   return Record ? TwinOf(static_cast<char *>(Record)) : nullptr;
 }
 
+// The adjoint twins are the outer gradient's shadow memory of the records,
+// so they hold the shadows of the pointers the records hold as well as the
+// adjoints of their numbers, and the records of successive inner calls lay
+// out the same bytes differently. An inner call's pointer shadows must not
+// be read as adjoints by another's numbers: the twins are cleared when an
+// inner call begins (of the previous calls' pointer shadows) and, in the
+// outer reverse sweep, when one has been reversed (of its own; its numbers'
+// adjoints are consumed by then). Clearing covers what the records reached
+// (TwinHigh), so it costs what the inner call's tape does.
+extern "C" void __capsule_adjoint_tape_clear(void) {
+  forEachInnerChunk([](Chunk &C) {
+    if (C.AdjointTwin && C.TwinHigh) {
+      std::memset(C.AdjointTwin, 0, C.TwinHigh);
+      C.TwinHigh = 0;
+    }
+  });
+}
+
+extern "C" void *__capsule_adjoint_tape_mirror(void *Record) {
+  Chunk *C = currentChunk(__capsule_tape);
+  if (!C) {
+    __capsule_adjoint_tape = capsule_tape_state{};
+    return nullptr;
+  }
+  if (!C->AdjointTwin) {
+    C->AdjointTwin = static_cast<char *>(std::calloc(1, C->Capacity));
+    if (!C->AdjointTwin)
+      failAllocation(C->Capacity);
+  }
+  auto TwinOf = [C](char *P) { return C->AdjointTwin + (P - C->begin()); };
+  __capsule_adjoint_tape = {TwinOf(__capsule_tape.top),
+                            TwinOf(__capsule_tape.chunk_end), C->AdjointTwin};
+  return Record ? TwinOf(static_cast<char *>(Record)) : nullptr;
+}
+
 namespace capsule {
 
-uint64_t tapeBytesInUse() { return bytesInUse(currentChunk()); }
+uint64_t tapeBytesInUse(TapeLevel L) { return bytesInUse(tape(L).Header); }
 
-void tapeReset() {
-  ThreadTape &T = ThisThread;
-  releaseStack(T, currentChunk());
+void tapeReset(TapeLevel L) {
+  Tape Tp = tape(L);
+  ThreadTape &T = Tp.Thread;
+  releaseStack(Tp);
   // Keep what the previous call needed (a repeated gradient reuses it), and
   // at least one chunk; a one-off large call does not pin its memory past
-  // the next call.
-  trimFree(T, std::max(T.PeakCapacity, ChunkBytes.load()));
+  // the next call. Inside an outer call, the inner tape's chunks all stay:
+  // their adjoint twins are that call's memory until it ends.
+  if (L == TapeLevel::Outer || !OuterThread.InCall)
+    trimFree(T, std::max(T.PeakCapacity, ChunkBytes.load()));
   T.Peak = 0;
   T.PeakCapacity = 0;
 }
 
-void tapeRecordPeak() {
-  ThreadTape &T = ThisThread;
-  T.Peak = std::max(T.Peak, tapeBytesInUse());
+void tapeRecordPeak(TapeLevel L) {
+  Tape Tp = tape(L);
+  Tp.Thread.Peak = std::max(Tp.Thread.Peak, tapeBytesInUse(L));
+  // The forward sweep is done: no record of this call is above the top.
+  noteTwinWritten(currentChunk(Tp.Header), Tp.Header.top);
 }
 
-void tapeFree() {
-  ThreadTape &T = ThisThread;
-  releaseStack(T, currentChunk());
-  trimFree(T, 0);
-  T.Peak = 0;
-  T.PeakCapacity = 0;
+void tapeFree(TapeLevel L) {
+  Tape Tp = tape(L);
+  releaseStack(Tp);
+  trimFree(Tp.Thread, 0);
+  Tp.Thread.Peak = 0;
+  Tp.Thread.PeakCapacity = 0;
 }
 
-uint64_t tapePeakBytes() { return ThisThread.Peak; }
+uint64_t tapePeakBytes(TapeLevel L) { return tape(L).Thread.Peak; }
 
-TapeChunkCounts tapeChunkCounts() { return ThisThread.Chunks; }
+TapeChunkCounts tapeChunkCounts() { return InnerThread.Chunks; }
+
+void outerTapeCallBegins() {
+  // A previous outer call that did not end (an exception crossed it) may
+  // have left adjoints in the twins, which its reverse sweep would have
+  // consumed.
+  if (OuterThread.InCall)
+    forEachInnerChunk([](Chunk &C) {
+      if (C.AdjointTwin)
+        std::memset(C.AdjointTwin, 0, C.Capacity);
+      C.TwinHigh = 0;
+    });
+  OuterThread.InCall = true;
+}
+
+void outerTapeCallEnds() { OuterThread.InCall = false; }
 
 void setTapeChunkBytes(uint64_t Bytes) { ChunkBytes.store(Bytes); }
 
@@ -280,7 +404,7 @@ void setTapeChunkBytes(uint64_t Bytes) { ChunkBytes.store(Bytes); }
 // tapePush (an unsigned one), so every push lands in the slow path, which
 // stops the program; every pop does too (top == chunk_begin).
 void tapeBeginGreenRun() {
-  if (uint64_t InUse = tapeBytesInUse())
+  if (uint64_t InUse = tapeBytesInUse(TapeLevel::Inner))
     failInternal("a green run began with records on the gradient tape (%llu "
                  "bytes)",
                  static_cast<unsigned long long>(InUse));
@@ -290,7 +414,7 @@ void tapeBeginGreenRun() {
 // Nothing moved during the run, so the current chunk's end (capped at the
 // limit's room when the chunk was started) serves the next taped sweep.
 void tapeEndGreenRun() {
-  Chunk *C = currentChunk();
+  Chunk *C = currentChunk(__capsule_tape);
   __capsule_tape.chunk_end = C ? C->End : nullptr;
 }
 

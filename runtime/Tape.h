@@ -20,6 +20,13 @@ namespace capsule {
 /// between gradient calls stays cheap.
 constexpr uint64_t DefaultChunkBytes = uint64_t(4) << 20;
 
+/// Which of a thread's two tapes. Gradients use the inner one
+/// (__capsule_tape), except the derivatives that differentiate a gradient
+/// in reverse mode (reverse over reverse), which push their records on the
+/// outer one (__capsule_outer_tape): the inner gradient, run inside them,
+/// empties and fills its own tape in between.
+enum class TapeLevel { Inner, Outer };
+
 /// Pushes N bytes exactly as generated code does (abi.h): inline unless the
 /// current chunk is too full.
 inline void *tapePush(uint64_t N) {
@@ -41,24 +48,29 @@ inline void *tapePop(uint64_t N) {
 }
 
 /// Bytes pushed and not yet popped on this thread's tape.
-uint64_t tapeBytesInUse();
+uint64_t tapeBytesInUse(TapeLevel L = TapeLevel::Inner);
 
 /// Empties this thread's tape (whatever an abandoned call left behind) and
 /// restarts its peak at zero. Emptied chunks are kept for reuse, as many as
 /// the previous peak needed and at least one; the rest are freed.
-void tapeReset();
+void tapeReset(TapeLevel L = TapeLevel::Inner);
 
 /// Empties this thread's tape and frees all of its memory.
-void tapeFree();
+void tapeFree(TapeLevel L = TapeLevel::Inner);
 
 /// Raises this thread's peak to the bytes in use now.
-void tapeRecordPeak();
+void tapeRecordPeak(TapeLevel L = TapeLevel::Inner);
 
 /// The largest tape this thread held since tapeReset() at a recorded point:
 /// every slow push and every tapeRecordPeak().
-uint64_t tapePeakBytes();
+uint64_t tapePeakBytes(TapeLevel L = TapeLevel::Inner);
 
-/// How this thread's tape used malloc: for tests of the chunk reuse.
+/// Bracket a gradient call on the outer tape: in between, the inner tape's
+/// chunks and their adjoint twins (__capsule_adjoint_tape_mirror) are kept.
+void outerTapeCallBegins();
+void outerTapeCallEnds();
+
+/// How this thread's inner tape used malloc: for tests of the chunk reuse.
 struct TapeChunkCounts {
   uint64_t Allocated; // chunks allocated since the thread started
   uint64_t Held;      // chunks allocated and not yet freed

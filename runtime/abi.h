@@ -58,6 +58,34 @@ void __capsule_gradient_end(void);
 // the next gradient call begins (one that threw) are freed then.
 void __capsule_defer_free(void *block);
 
+// Reverse mode over a gradient (reverse over reverse). The outer gradient
+// pushes its own records on a second tape, __capsule_outer_tape, with the
+// same layout and inline paths, and brackets its call with the functions
+// below: the inner gradient, run (and differentiated) inside it, resets and
+// fills __capsule_tape in between. The outer call differentiates the inner
+// gradient's generated code, whose records are memory to it: every chunk
+// of __capsule_tape gets an adjoint twin of the same capacity, zeroed, kept
+// until the outer call ends, and __capsule_adjoint_tape mirrors
+// __capsule_tape over the twins, so that the adjoint of a record is at the
+// same offset in the twin chunk.
+extern __thread capsule_tape_state __capsule_outer_tape;
+void *__capsule_outer_tape_push_slow(uint64_t n);
+void *__capsule_outer_tape_pop_slow(uint64_t n);
+void __capsule_outer_gradient_begin(void);
+void __capsule_outer_gradient_forward_done(void);
+void __capsule_outer_gradient_end(void);
+void __capsule_outer_defer_free(void *block);
+extern __thread capsule_tape_state __capsule_adjoint_tape;
+// After __capsule_tape moved to another chunk (a slow push or pop, or an
+// inner gradient call's start): points __capsule_adjoint_tape at the
+// current chunk's adjoint twin and returns the twin of `record` (null for
+// null).
+void *__capsule_adjoint_tape_mirror(void *record);
+// Zeroes what the records of earlier inner calls wrote into the adjoint
+// twins (the shadows of their pointers): called where an inner call begins,
+// and in the outer reverse sweep where one has been reversed.
+void __capsule_adjoint_tape_clear(void);
+
 // Adjoint of copying `bytes` bytes of doubles (floats) from src to dst:
 // dsrc += ddst; ddst = 0, correct also when the ranges overlap (memmove).
 void __capsule_copy_adjoint_f64(void *dsrc, void *ddst, uint64_t bytes);

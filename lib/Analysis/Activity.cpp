@@ -82,8 +82,10 @@ bool ActivityInfo::hasShadow(const Value *V) const {
   if (auto *A = dyn_cast<Argument>(V))
     return Sig.Args[A->getArgNo()] == ArgActivity::Dup;
   if (auto *C = dyn_cast<Constant>(V))
+    // The inner tape's header: forward and reverse mode over a gradient give
+    // it a twin (the tangent or the adjoint tape).
     return V->getType()->isPointerTy() &&
-           (constantHasShadow(C) || (Sig.Tangent && isTapeHeader(C)));
+           (constantHasShadow(C) || isTapeHeader(C));
   return Shadowed.contains(V);
 }
 
@@ -110,8 +112,8 @@ bool ActivityInfo::shadowSource(const Instruction &I) const {
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     // An inner forward-mode call's tangent blocks (nested differentiation).
     std::optional<NestedRuntime> Nested = nestedRuntimeCall(*Call);
-    // An inner gradient's tape records and shadow blocks (forward over
-    // reverse).
+    // An inner gradient's tape records and shadow blocks (forward or
+    // reverse mode over a gradient).
     if (Nested == NestedRuntime::TangentAlloc ||
         Nested == NestedRuntime::TangentRealloc ||
         Nested == NestedRuntime::SinkOf ||

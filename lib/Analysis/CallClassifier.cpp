@@ -239,7 +239,8 @@ std::optional<NestedRuntime> nestedRuntimeCall(const CallBase &Call) {
       .Case("__capsule_shadow_alloc", NestedRuntime::ShadowAlloc)
       .Case("__capsule_shadow_realloc", NestedRuntime::ShadowRealloc)
       .Cases("__capsule_realloc_adjoint_f64", "__capsule_realloc_adjoint_f32",
-             "__capsule_shadow_note_free", "__capsule_shadow_release",
+             NestedRuntime::ReallocAdjoint)
+      .Cases("__capsule_shadow_note_free", "__capsule_shadow_release",
              "__capsule_shadow_free", NestedRuntime::ShadowUpdate)
       .Cases("__capsule_copy_adjoint_f64", "__capsule_copy_adjoint_f32",
              NestedRuntime::CopyAdjoint)
@@ -249,6 +250,12 @@ std::optional<NestedRuntime> nestedRuntimeCall(const CallBase &Call) {
       .Cases("__capsule_tangent_tape_mirror", "__capsule_tangent_of_sink_place",
              "__capsule_tangent_sink_fill_places",
              "__capsule_defer_tangent_free", NestedRuntime::OverGradient)
+      .Cases("__capsule_outer_tape_push_slow", "__capsule_outer_tape_pop_slow",
+             "__capsule_outer_gradient_begin",
+             "__capsule_outer_gradient_forward_done",
+             "__capsule_outer_gradient_end", "__capsule_outer_defer_free",
+             "__capsule_adjoint_tape_mirror", "__capsule_adjoint_tape_clear",
+             NestedRuntime::OuterGradient)
       .Case("__capsule_checkpointed_tangent",
             NestedRuntime::CheckpointedTangent)
       .Default(std::nullopt);

@@ -98,12 +98,14 @@ enum class NestedRuntime {
   TapeSlowPath,   ///< a push or pop that moves the tape to another chunk
   ShadowAlloc,    ///< a zeroed shadow block (bytes)
   ShadowRealloc,  ///< (old shadow, bytes): a new shadow with its contents
-  ShadowUpdate,   ///< (shadows...): bookkeeping of shadow blocks
+  ShadowUpdate,   ///< (shadow): bookkeeping of shadow blocks
+  ReallocAdjoint, ///< (dold, dnew): dold += dnew over the copied prefix
   CopyAdjoint,    ///< (dsrc, ddst, bytes): dsrc += ddst, ddst = 0
   DeferFree,      ///< (block): free postponed to the gradient's end
   PlaceOf,        ///< a place in the gradient's sink
   PlaceFill,      ///< (shadow, src, bytes): places for src's pointers
   OverGradient,   ///< left by forward mode over a gradient
+  OuterGradient,  ///< left by reverse mode over a gradient (its own tape)
   /// stands for the checkpointed gradient of a tangent function (forward
   /// mode over a checkpointed gradient)
   CheckpointedTangent

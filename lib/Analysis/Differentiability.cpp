@@ -95,6 +95,12 @@ DifferentiabilityChecks::handedInteger(const Value *V) const {
 
 std::string DifferentiabilityChecks::whyNoDerivative(const CallBase &Call,
                                                      const Function *Callee) {
+  // A marker declared with several prototypes (`pair __enzyme_autodiff2(...)
+  // __asm__("__enzyme_autodiff")`) is called through a type of its own.
+  if (auto *Target =
+          dyn_cast<Function>(Call.getCalledOperand()->stripPointerCasts());
+      !Callee && Target && markerKind(*Target))
+    Callee = Target;
   if (!Callee)
     return Call.isInlineAsm()
                ? "inline assembly receives active data"
@@ -130,23 +136,33 @@ DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
   case NestedRuntime::GradientCall:
   case NestedRuntime::TapeSlowPath:
   case NestedRuntime::ShadowAlloc:
-  case NestedRuntime::ShadowRealloc:
   case NestedRuntime::ShadowUpdate:
   case NestedRuntime::CopyAdjoint:
   case NestedRuntime::DeferFree:
+    return std::nullopt;
+  case NestedRuntime::ShadowRealloc:
+  case NestedRuntime::ReallocAdjoint:
+    if (Forward)
+      return std::nullopt;
+    return std::string("reverse mode over a gradient of code that "
+                       "reallocates heap memory (realloc) is not supported "
+                       "yet");
   case NestedRuntime::PlaceOf:
   case NestedRuntime::PlaceFill:
     if (Forward)
       return std::nullopt;
     return std::string(
-        "a gradient call inside code differentiated in reverse mode "
-        "(reverse over reverse) is not supported yet; for second "
-        "derivatives use forward mode over the gradient "
-        "(__enzyme_fwddiff of a function that calls __enzyme_autodiff)");
+        "reverse mode over a gradient of code that stores pointers to "
+        "memory without derivatives (constant data) into memory with "
+        "derivatives is not supported yet");
   case NestedRuntime::OverGradient:
     return std::string(
         "differentiating a forward-mode derivative of a gradient (a third "
         "level over reverse mode) is not supported yet");
+  case NestedRuntime::OuterGradient:
+    return std::string(
+        "differentiating a gradient of code that itself computes gradients "
+        "(a third level over reverse mode) is not supported yet");
   case NestedRuntime::CheckpointedTangent:
     return std::string(
         "differentiating a forward-mode derivative of a checkpointed "

@@ -175,6 +175,7 @@ void TangentGenerator::tangentGradientRuntime(CallBase &Call,
                              primal(Arg(1))}));
   }
   case NestedRuntime::ShadowUpdate:
+  case NestedRuntime::ReallocAdjoint:
     return SameCallOnTwins(/*SinkForMissing=*/false);
   case NestedRuntime::CopyAdjoint:
     return SameCallOnTwins(/*SinkForMissing=*/true);

@@ -148,6 +148,17 @@ void markNested(Differentiator &D, SmallVectorImpl<GradientRequest> &Pending,
   });
 }
 
+/// Whether a gradient of this round differentiates code that computes a
+/// gradient (reverse over reverse): then the round's gradients push their
+/// records on the outer tape, and the inner gradients keep theirs.
+bool differentiatesGradients(
+    ArrayRef<GradientRequest> Round,
+    const SmallPtrSetImpl<const Function *> &ComputingGradients) {
+  return any_of(Round, [&](const GradientRequest &R) {
+    return !R.Sig.Tangent && reachesAny(*R.Sig.Fn, ComputingGradients);
+  });
+}
+
 /// Checkpointed gradients make their functions interruptible, which the
 /// runtime brackets and tapes of a lowered inner derivative are not: such
 /// requests are refused and dropped.
@@ -238,11 +249,14 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
   Checkpointed.append(std::make_move_iterator(MadeCheckpointed.begin()),
                       std::make_move_iterator(MadeCheckpointed.end()));
   markNested(D, Pending, Checkpointed, Erased);
-  SmallPtrSet<const Function *, 8> Differentiating;
+  SmallPtrSet<const Function *, 8> Differentiating, ComputingGradients;
   // Each round's derivatives get shadow globals of their own: a round's
   // run inside the next one's (DiffSignature::Level).
   for (unsigned Round = 0; !Pending.empty(); ++Round) {
     SmallVector<GradientRequest, 8> Ready = takeInnermost(Pending);
+    D.abi().useTape(differentiatesGradients(Ready, ComputingGradients)
+                        ? TapeLevel::Outer
+                        : TapeLevel::Inner);
     for (GradientRequest &R : Ready) {
       R.Sig.Level = Round;
       D.get(R.Sig);
@@ -254,10 +268,13 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
       else
         lowerRequest(D, R);
       Differentiating.insert(R.Call->getFunction());
+      if (!R.Sig.Tangent)
+        ComputingGradients.insert(R.Call->getFunction());
       Erased.insert(R.Call);
       eraseMarkerCall(*R.Call);
     }
   }
+  D.abi().useTape(TapeLevel::Inner);
   refuseCheckpointedOverNested(D, Checkpointed, Differentiating);
   // Forward mode over checkpointed gradients asked for checkpointed
   // gradients of tangent functions, from calls that stand in generated code.

@@ -181,19 +181,42 @@ static const Instruction *computedGoto(const Function &F) {
   return nullptr;
 }
 
-/// Refuses, each where it is, the runtime calls of inner derivative calls
-/// in \p F that the mode of \p Sig cannot differentiate.
-static bool refusedNestedCalls(const Function &F, const DiffSignature &Sig) {
-  bool Refused = false;
-  for (const Instruction &I : instructions(F))
+/// Refuses, each reason once, the runtime calls of inner derivative calls
+/// in \p Sig's function that its mode cannot differentiate. A reverse sweep
+/// has no source lines; what it refuses, the forward sweep it pairs with
+/// usually refuses at the user's line: refusals without a line wait until
+/// the end of the run (reportUnlocatedRefusals).
+bool Differentiator::refuseNestedCalls(const DiffSignature &Sig) {
+  SmallVector<std::pair<std::string, const Instruction *>, 2> Refusals;
+  for (const Instruction &I : instructions(*Sig.Fn))
     if (auto *Call = dyn_cast<CallBase>(&I))
       if (std::optional<NestedRuntime> Kind = nestedRuntimeCall(*Call))
         if (std::optional<std::string> Why =
                 DifferentiabilityChecks::whyNotNestable(*Kind, Sig.Tangent)) {
-          reportUnsupported(I, *Sig.Fn, *Why);
-          Refused = true;
+          auto Known =
+              find_if(Refusals, [&](auto &R) { return R.first == *Why; });
+          if (Known == Refusals.end())
+            Refusals.emplace_back(*Why, &I);
+          else if (!Known->second->getDebugLoc() && I.getDebugLoc())
+            Known->second = &I;
         }
-  return Refused;
+  for (auto &[Why, At] : Refusals) {
+    std::pair<std::string, std::string> Key{displayName(*Sig.Fn), Why};
+    if (!At->getDebugLoc()) {
+      Unlocated.push_back({At, Sig.Fn, Why});
+      continue;
+    }
+    reportUnsupported(*At, *Sig.Fn, Why);
+    RefusedAtLines.insert(Key);
+  }
+  return !Refusals.empty();
+}
+
+void Differentiator::reportUnlocatedRefusals() {
+  for (auto &[At, Origin, Why] : Unlocated)
+    if (!RefusedAtLines.count({displayName(*Origin), Why}))
+      reportUnsupported(*At, *Origin, Why);
+  Unlocated.clear();
 }
 
 /// Bodies for the derivatives of a function that was refused: the
@@ -217,7 +240,7 @@ void Differentiator::run() {
       giveUnreachableBodies(Derivatives[Sig]);
       continue;
     }
-    if (refusedNestedCalls(*Sig.Fn, Sig)) {
+    if (refuseNestedCalls(Sig)) {
       noteFailure();
       giveUnreachableBodies(Derivatives[Sig]);
       continue;
@@ -230,6 +253,7 @@ void Differentiator::run() {
     } else
       GradientGenerator(*this, Sig, P, Derivatives[Sig], FAM).run();
   }
+  reportUnlocatedRefusals();
 }
 
 void Differentiator::finish() {
@@ -289,6 +313,10 @@ GlobalVariable *Differentiator::shadowGlobal(GlobalVariable *G, unsigned Lane,
 
 Constant *Differentiator::shadowOfConstant(Constant *C, unsigned Lane,
                                            unsigned Level) {
+  // Reverse mode over a gradient: the inner tape's records have adjoints in
+  // the adjoint twins (forward mode asks for the tangent tape instead).
+  if (isTapeHeader(C))
+    return abi().adjointTape();
   if (!C->getType()->isPointerTy() || !constantHasShadow(C))
     return nullptr;
   if (auto *G = dyn_cast<GlobalVariable>(C))

@@ -24,6 +24,7 @@
 
 #include <deque>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace capsule {
@@ -114,6 +115,8 @@ public:
   RuntimeABI &abi() { return ABI; }
 
 private:
+  bool refuseNestedCalls(const DiffSignature &Sig);
+  void reportUnlocatedRefusals();
   llvm::Function *prepared(llvm::Function &F);
   void shadowStoredAddressTargets();
   void shadowInitializerTargets();
@@ -158,6 +161,15 @@ private:
       ShadowGlobalTables;
   std::vector<GradientRequest> CheckpointedRequests;
   bool Failed = false;
+  /// Nested-call refusals without a source line (refuseNestedCalls), and
+  /// the (function, reason) pairs already reported at one.
+  struct UnlocatedRefusal {
+    const llvm::Instruction *At;
+    const llvm::Function *Origin;
+    std::string Why;
+  };
+  llvm::SmallVector<UnlocatedRefusal, 2> Unlocated;
+  std::set<std::pair<std::string, std::string>> RefusedAtLines;
 };
 
 /// The type the reverse sweep returns: a struct of the adjoints of the out

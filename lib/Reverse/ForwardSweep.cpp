@@ -223,36 +223,44 @@ void GradientGenerator::forwardReturn(ReturnInst &RI) {
   FwdRet->eraseFromParent();
 }
 
-/// What an inner forward-mode call left in the code (reverse over forward):
+/// What an inner derivative call left in the code. Reverse over forward:
 /// its places in the tangent sink are memory whose adjoints go to this
-/// gradient's sink, which never shares a byte with them. Its tangent heap
-/// blocks were refused (Differentiator::run).
+/// gradient's sink, which never shares a byte with them; its tangent blocks
+/// are heap blocks with shadow blocks of their own. Reverse over reverse:
+/// the inner gradient's tape records have adjoints in the adjoint twins
+/// of its tape's chunks (the adjoint tape follows the tape), and its shadow
+/// blocks have shadow blocks.
 void GradientGenerator::forwardNestedRuntime(CallBase &Call, NestedRuntime Kind,
                                              Instruction *FwdI) {
   IRBuilder<> B(FwdI->getNextNode());
+  B.SetCurrentDebugLocation(FwdI->getDebugLoc());
   Value *Arg0 = Call.arg_size() ? Call.getArgOperand(0) : nullptr;
-  switch (Kind) {
-  case NestedRuntime::SinkOf:
-  case NestedRuntime::NestedSinkOf: {
-    Value *Shadow = B.CreateCall(D.abi().sinkOf(), {FwdI});
+  auto SetShadow = [&](Value *Shadow) {
     Shadow->setName(Call.getName() + "'");
     FwdShadows[&Call] = Shadow;
-    return;
-  }
+  };
+  switch (Kind) {
+  case NestedRuntime::SinkOf:
+  case NestedRuntime::NestedSinkOf:
+    return SetShadow(B.CreateCall(D.abi().sinkOf(), {FwdI}));
   case NestedRuntime::SinkFill:
   case NestedRuntime::NestedSinkFill:
     if (AI.hasShadow(Arg0))
       B.CreateCall(D.abi().sinkFill(), {fwdShadow(Arg0), fwdValue(Arg0),
                                         fwdValue(Call.getArgOperand(2))});
     return;
-  case NestedRuntime::TangentAlloc: {
-    // A tangent block is a heap block like any other: a shadow block of
-    // its own (in checkpointed code it is an arena block: Calloc).
-    Value *Shadow = B.CreateCall(D.abi().shadowAlloc(), {fwdValue(Arg0)});
-    Shadow->setName(Call.getName() + "'");
-    FwdShadows[&Call] = Shadow;
+  case NestedRuntime::TangentAlloc:
+  case NestedRuntime::ShadowAlloc:
+    // A tangent or shadow block is a heap block like any other: a shadow
+    // block of its own (in checkpointed code it is an arena block: Calloc).
+    return SetShadow(B.CreateCall(D.abi().shadowAlloc(), {fwdValue(Arg0)}));
+  case NestedRuntime::GradientCall:
+    B.CreateCall(D.abi().adjointTapeClear());
+    B.CreateCall(D.abi().adjointTapeMirror(),
+                 {ConstantPointerNull::get(B.getPtrTy())});
     return;
-  }
+  case NestedRuntime::TapeSlowPath:
+    return SetShadow(B.CreateCall(D.abi().adjointTapeMirror(), {FwdI}));
   default:
     return;
   }
@@ -263,6 +271,9 @@ void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
     return forwardNestedRuntime(Call, *Kind, FwdI);
   CalleeInfo Info = classifyCall(Call);
   IRBuilder<> B(FwdI->getNextNode());
+  // At the call's line: a derivative differentiated again (nested
+  // differentiation) reports its refusals of these runtime calls there.
+  B.SetCurrentDebugLocation(FwdI->getDebugLoc());
   auto Arg = [&](unsigned K) {
     return B.CreateZExtOrTrunc(fwdValue(Call.getArgOperand(K)), B.getInt64Ty());
   };
@@ -319,7 +330,9 @@ void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
   default:
     return;
   }
-  Shadow->setName(Call.getName() + "'");
+  // A pointer cast of a global has that global's shadow, whose name stays.
+  if (isa<Instruction>(Shadow))
+    Shadow->setName(Call.getName() + "'");
   FwdShadows[&Call] = Shadow;
 }
 

@@ -147,6 +147,8 @@ private:
   void reverseCall(llvm::CallBase &Call);
   void reverseMath(llvm::CallBase &Call, MathOp Op);
   void reverseDifferentiatedCall(llvm::CallBase &Call);
+  void reverseNestedRuntime(llvm::CallBase &Call, NestedRuntime Kind);
+  void reverseCopyAdjoint(llvm::CallBase &Call);
   void reverseMemTransfer(llvm::CallBase &Call);
   void reverseLibraryOutputs(llvm::CallBase &Call);
   void reverseRealloc(llvm::CallBase &Call);

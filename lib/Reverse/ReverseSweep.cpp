@@ -455,17 +455,8 @@ void GradientGenerator::reverseIntegerStore(StoreInst &SI) {
 }
 
 void GradientGenerator::reverseCall(CallBase &Call) {
-  // An inner forward-mode call's runtime calls move addresses, not values
-  // (forwardNestedRuntime); its tangent blocks have shadow blocks, which
-  // go as those of malloc and free do.
-  if (std::optional<NestedRuntime> Kind = nestedRuntimeCall(Call)) {
-    Value *Block = Call.arg_size() ? Call.getArgOperand(0) : nullptr;
-    if (Kind == NestedRuntime::TangentAlloc)
-      RB.CreateCall(D.abi().shadowRelease(), {shadow(&Call)});
-    else if (Kind == NestedRuntime::TangentFree && AI.hasShadow(Block))
-      RB.CreateCall(D.abi().shadowNoteFree(), {shadow(Block)});
-    return;
-  }
+  if (std::optional<NestedRuntime> Kind = nestedRuntimeCall(Call))
+    return reverseNestedRuntime(Call, *Kind);
   CalleeInfo Info = classifyCall(Call);
   switch (Info.Kind) {
   case CalleeKind::Math:
@@ -613,6 +604,55 @@ void GradientGenerator::reverseByValShadow(CallBase &Call, unsigned ArgNo) {
   emitReturnCopyAdjoints(RB, D.abi(), Call.getParamByValType(ArgNo),
                          shadow(Call.getArgOperand(ArgNo)), Copy);
   RB.CreateCall(slotShadowFree(), {Copy});
+}
+
+/// An inner derivative call's runtime calls move addresses, not values
+/// (forwardNestedRuntime), except the inner gradient's copies of adjoints
+/// and the adjoint twins of its tape (__capsule_adjoint_tape_clear).
+/// Its tangent blocks have shadow blocks, which go as those of malloc and
+/// free do; a shadow block's goes when this sweep passes its allocation, by
+/// which time nothing of this call reads it.
+void GradientGenerator::reverseNestedRuntime(CallBase &Call,
+                                             NestedRuntime Kind) {
+  Value *Block = Call.arg_size() ? Call.getArgOperand(0) : nullptr;
+  switch (Kind) {
+  case NestedRuntime::TangentAlloc:
+    RB.CreateCall(D.abi().shadowRelease(), {shadow(&Call)});
+    return;
+  case NestedRuntime::ShadowAlloc:
+    RB.CreateCall(D.abi().shadowFree(), {shadow(&Call)});
+    return;
+  case NestedRuntime::GradientCall:
+    // The inner call has been reversed: the shadows of its records'
+    // pointers go before the previous call's numbers are reversed.
+    RB.CreateCall(D.abi().adjointTapeClear());
+    return;
+  case NestedRuntime::TangentFree:
+  case NestedRuntime::DeferFree:
+    if (AI.hasShadow(Block))
+      RB.CreateCall(D.abi().shadowNoteFree(), {shadow(Block)});
+    return;
+  case NestedRuntime::CopyAdjoint:
+    return reverseCopyAdjoint(Call);
+  default:
+    return;
+  }
+}
+
+/// The inner gradient's dsrc += ddst; ddst = 0 (the adjoint of a memmove
+/// from src to dst) is linear in adjoint memory, and its adjoint is that
+/// memmove again, on this call's adjoints of the inner adjoints.
+void GradientGenerator::reverseCopyAdjoint(CallBase &Call) {
+  Value *DSrc = Call.getArgOperand(0), *DDst = Call.getArgOperand(1);
+  if (!AI.hasShadow(DDst))
+    return;
+  Value *Len =
+      RB.CreateZExtOrTrunc(primal(Call.getArgOperand(2)), RB.getInt64Ty());
+  if (AI.hasShadow(DSrc))
+    RB.CreateMemMove(shadow(DDst), MaybeAlign(), shadow(DSrc), MaybeAlign(),
+                     Len);
+  else
+    RB.CreateMemSet(shadow(DDst), RB.getInt8(0), Len, MaybeAlign());
 }
 
 void GradientGenerator::reverseMemTransfer(CallBase &Call) {

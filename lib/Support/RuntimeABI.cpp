@@ -14,12 +14,23 @@ RuntimeABI::RuntimeABI(Module &M) : M(M) {
   LLVMContext &C = M.getContext();
   PointerType *Ptr = PointerType::getUnqual(C);
   TapeTy = StructType::get(C, {Ptr, Ptr, Ptr});
-  Tape = M.getGlobalVariable("__capsule_tape");
-  if (!Tape) {
-    Tape = new GlobalVariable(
-        M, TapeTy, /*isConstant=*/false, GlobalValue::ExternalLinkage, nullptr,
-        "__capsule_tape", nullptr, GlobalValue::InitialExecTLSModel);
-  }
+  useTape(TapeLevel::Inner);
+}
+
+void RuntimeABI::useTape(TapeLevel L) {
+  Level = L;
+  Tape = threadLocal(L == TapeLevel::Outer ? "__capsule_outer_tape"
+                                           : "__capsule_tape",
+                     TapeTy);
+}
+
+FunctionCallee RuntimeABI::onTape(StringRef Name, Type *Ret,
+                                  ArrayRef<Type *> Params) {
+  assert(Name.starts_with("__capsule_") && "not a runtime function");
+  if (Level == TapeLevel::Inner)
+    return function(Name, Ret, Params);
+  return function(("__capsule_outer_" + Name.drop_front(10)).str(), Ret,
+                  Params);
 }
 
 FunctionCallee RuntimeABI::function(StringRef Name, Type *Ret,
@@ -58,7 +69,7 @@ Value *RuntimeABI::emitRareSlowPath(IRBuilder<> &B, Value *TakeSlow,
                  MDBuilder(C).createBranchWeights(1, 1 << 20));
 
   B.SetInsertPoint(SlowBB);
-  Value *SlowRec = B.CreateCall(function(SlowName, Ptr, {B.getInt64Ty()}),
+  Value *SlowRec = B.CreateCall(onTape(SlowName, Ptr, {B.getInt64Ty()}),
                                 {B.getInt64(Bytes)});
   B.CreateBr(Next);
 
@@ -108,16 +119,15 @@ Value *RuntimeABI::emitTapePop(IRBuilder<> &B, uint64_t Bytes) {
 }
 
 FunctionCallee RuntimeABI::gradientBegin() {
-  return function("__capsule_gradient_begin", Type::getVoidTy(M.getContext()),
-                  {});
+  return onTape("__capsule_gradient_begin", Type::getVoidTy(M.getContext()),
+                {});
 }
 FunctionCallee RuntimeABI::gradientForwardDone() {
-  return function("__capsule_gradient_forward_done",
-                  Type::getVoidTy(M.getContext()), {});
+  return onTape("__capsule_gradient_forward_done",
+                Type::getVoidTy(M.getContext()), {});
 }
 FunctionCallee RuntimeABI::gradientEnd() {
-  return function("__capsule_gradient_end", Type::getVoidTy(M.getContext()),
-                  {});
+  return onTape("__capsule_gradient_end", Type::getVoidTy(M.getContext()), {});
 }
 
 static StringRef elementSuffix(Type *ElementTy) {
@@ -166,7 +176,9 @@ FunctionCallee RuntimeABI::onShadow(StringRef Name) {
 }
 
 FunctionCallee RuntimeABI::deferFree() {
-  return onShadow("__capsule_defer_free");
+  LLVMContext &C = M.getContext();
+  return onTape("__capsule_defer_free", Type::getVoidTy(C),
+                {PointerType::getUnqual(C)});
 }
 
 FunctionCallee RuntimeABI::shadowNoteFree() {
@@ -431,6 +443,20 @@ GlobalVariable *RuntimeABI::tangentTape() {
 FunctionCallee RuntimeABI::tangentTapeMirror() {
   Type *Ptr = PointerType::getUnqual(M.getContext());
   return function("__capsule_tangent_tape_mirror", Ptr, {Ptr});
+}
+
+GlobalVariable *RuntimeABI::adjointTape() {
+  return threadLocal("__capsule_adjoint_tape", TapeTy);
+}
+
+FunctionCallee RuntimeABI::adjointTapeMirror() {
+  Type *Ptr = PointerType::getUnqual(M.getContext());
+  return function("__capsule_adjoint_tape_mirror", Ptr, {Ptr});
+}
+
+FunctionCallee RuntimeABI::adjointTapeClear() {
+  return function("__capsule_adjoint_tape_clear",
+                  Type::getVoidTy(M.getContext()), {});
 }
 
 FunctionCallee RuntimeABI::tangentOfSinkPlace() {

@@ -24,9 +24,21 @@ inline constexpr uint64_t JournalFilterSlots = 2048;
 /// The pseudo-function of journal barriers (JournalBarriers.h).
 inline constexpr const char *JournalBarrierName = "__capsule_journal_barrier";
 
+/// Which of a thread's two tapes generated code pushes its records on
+/// (runtime/Tape.h): the outer one serves the derivatives that
+/// differentiate a gradient in reverse mode, whose records would otherwise
+/// interleave with the inner gradient's.
+enum class TapeLevel { Inner, Outer };
+
 class RuntimeABI {
 public:
   explicit RuntimeABI(llvm::Module &M);
+
+  /// The tape that the tape functions below (header, pushes and pops, the
+  /// brackets of a gradient call, postponed frees) use from now on.
+  void useTape(TapeLevel L);
+  /// The header of the tape in use (an initial-exec TLS global).
+  llvm::GlobalVariable *tapeHeader() const { return Tape; }
 
   /// The address of field \p Index of this thread's tape header.
   llvm::Value *tapeField(llvm::IRBuilder<> &B, unsigned Index);
@@ -149,6 +161,17 @@ public:
   llvm::FunctionCallee tangentTapeMirror();
   /// ptr (ptr place in the sink): its tangent.
   llvm::FunctionCallee tangentOfSinkPlace();
+
+  // Reverse mode over a gradient (runtime/abi.h).
+
+  /// The inner tape header's adjoint twin (initial-exec TLS).
+  llvm::GlobalVariable *adjointTape();
+  /// ptr (ptr record): after the inner tape changed chunks, the adjoint
+  /// twin of record.
+  llvm::FunctionCallee adjointTapeMirror();
+  /// void (): zeroes what earlier inner calls' records wrote into the
+  /// adjoint twins.
+  llvm::FunctionCallee adjointTapeClear();
   /// void (ptr twin, ptr src, i64 bytes): the twin of sinkFill().
   llvm::FunctionCallee tangentSinkFillPlaces();
   /// void (ptr tangent block): the twin of deferFree().
@@ -194,9 +217,14 @@ private:
   llvm::FunctionCallee function(llvm::StringRef Name, llvm::Type *Ret,
                                 llvm::ArrayRef<llvm::Type *> Params);
 
+  /// The runtime function \p Name, or its outer tape's counterpart.
+  llvm::FunctionCallee onTape(llvm::StringRef Name, llvm::Type *Ret,
+                              llvm::ArrayRef<llvm::Type *> Params);
+
   llvm::Module &M;
   llvm::StructType *TapeTy;
   llvm::GlobalVariable *Tape;
+  TapeLevel Level = TapeLevel::Inner;
 };
 
 } // namespace capsule

@@ -119,7 +119,10 @@ static bool mayUseTape(const CallBase &Call) {
 }
 
 void keepTapeInRegisters(Function &F, RuntimeABI &ABI) {
-  SmallVector<IntrinsicInst *, 16> Addresses = addressesOf(F, "__capsule_tape");
+  // The tape F pushes on: under reverse over reverse, F also runs the inner
+  // gradient's pushes on the other tape, which stay as they are.
+  SmallVector<IntrinsicInst *, 16> Addresses =
+      addressesOf(F, ABI.tapeHeader()->getName());
   if (Addresses.empty() || any_of(instructions(F), [](Instruction &I) {
         return isa<InvokeInst, CallBrInst>(I);
       }))

@@ -23,8 +23,11 @@ Built as C with Capsule and -DFUZZ_NESTED, it prints instead
   H name mode i value     the Hessian-vector product along the tangent's
                           direction: forward mode over the plain (mode p)
                           or checkpointed (mode k, not with
-                          -DFUZZ_NESTED_PLAIN) gradient, the tangent of
-                          x's shadow and of the scalar's adjoint (i = a);
+                          -DFUZZ_NESTED_NO_K) gradient, the tangent of x's
+                          shadow and of the scalar's adjoint (i = a), and
+                          reverse mode over the plain gradient (mode r, not
+                          with -DFUZZ_NESTED_NO_R): the gradient of the
+                          gradient's dot product with the direction;
   S name                  the case has no nested calls (x is a global that
                           the code names, which a nested call refuses at
                           run time);
@@ -184,8 +187,10 @@ def capsule_driver(case):
 
 
 def nested_driver(case):
-    """Forward mode over the gradient, plain and checkpointed: the
-    Hessian-vector product along the tangent's direction."""
+    """The Hessian-vector product along the tangent's direction: forward
+    mode over the plain and the checkpointed gradient, and reverse mode
+    over the plain gradient (of the gradient's dot product with the
+    direction)."""
     if case.x_is_global:
         return ("static void run_{name}(void) {{ printf(\"S {name}\\n\"); }}"
                 .format(**case_fields(case))).splitlines()
@@ -197,12 +202,25 @@ def nested_driver(case):
   {result}__capsule_autodiff{void}((void *){name}_f, {args});
   return da;
 }}
-#ifndef FUZZ_NESTED_PLAIN
+#ifndef FUZZ_NESTED_NO_K
 static double nest_{name}_k(double *X, double *dx, int N,
                              const double *c, double A) {{
   double da = 0.0;
   {result}__capsule_autodiff_checkpointed{void}((void *){name}_f, {args});
   return da;
+}}
+#endif
+#ifndef FUZZ_NESTED_NO_R
+static double nest_{name}_r(double *X, const double *v, int N,
+                             const double *c, double A) {{
+  double dx[{n}];
+  for (int i = 0; i < N; i++)
+    dx[i] = 0.0;
+  double da = nest_{name}_p(X, dx, N, c, A);
+  double s = {active} ? da * fuzz_direction(N) : 0.0;
+  for (int i = 0; i < N; i++)
+    s += dx[i] * v[i];
+  return s;
 }}
 #endif
 static void run_{name}(void) {{
@@ -212,7 +230,7 @@ static void run_{name}(void) {{
   const double A = {a};
   double xs[{n}], v[{n}], dx[{n}], hv[{n}];
   double *X = xs;
-  for (int mode = 0; mode < FUZZ_NESTED_MODES; mode++) {{
+  for (const char *mode = FUZZ_NESTED_MODES; *mode; mode++) {{
     {name}_setup(X);
     memcpy(X, x0, sizeof x0);
     for (int i = 0; i < N; i++) {{
@@ -220,24 +238,32 @@ static void run_{name}(void) {{
       dx[i] = hv[i] = 0.0;
     }}
     double tda = 0.0;
-    if (mode == 0)
+    if (*mode == 'p')
       tda = __capsule_fwddiff((void *)nest_{name}_p, capsule_dup, X, v,
                               capsule_dup, dx, hv, capsule_const, N,
                               capsule_const, c, {a_tangent});
-#ifndef FUZZ_NESTED_PLAIN
-    else
+#ifndef FUZZ_NESTED_NO_K
+    if (*mode == 'k')
       tda = __capsule_fwddiff((void *)nest_{name}_k, capsule_dup, X, v,
                               capsule_dup, dx, hv, capsule_const, N,
                               capsule_const, c, {a_tangent});
 #endif
+#ifndef FUZZ_NESTED_NO_R
+    if (*mode == 'r')
+      {rresult}__capsule_autodiff{void}((void *)nest_{name}_r, capsule_dup, X,
+                                        hv, capsule_const, v, capsule_const,
+                                        N, capsule_const, c, {a_adjoint});
+#endif
     for (int i = 0; i < N; i++)
-      printf("H {name} %c %d %a\\n", "pk"[mode], i, hv[i]);
+      printf("H {name} %c %d %a\\n", *mode, i, hv[i]);
     if ({active})
-      printf("H {name} %c a %a\\n", "pk"[mode], tda);
+      printf("H {name} %c a %a\\n", *mode, tda);
   }}
 }}""".format(result="da = " if case.a_active else "",
+             rresult="tda = " if case.a_active else "",
              void="" if case.a_active else "_void",
              args=marker_arguments(case), a_tangent=a_tangent,
+             a_adjoint="capsule_out, A" if case.a_active else "capsule_const, A",
              **case_fields(case))
     return lines.splitlines()
 
@@ -281,13 +307,20 @@ DIRECTION = """static double fuzz_direction(int i) {
   return ((i * 7 + 3) % 11 - 5) * 0.25 + 0.125;
 }"""
 
-# FUZZ_NESTED_PLAIN: forward mode over the plain gradient only (Capsule
-# refused it over the checkpointed one).
-NESTED_MODES = """#ifdef FUZZ_NESTED_PLAIN
-#define FUZZ_NESTED_MODES 1
+# The nested modes a build runs: p and k, forward mode over the plain and
+# the checkpointed gradient, r, reverse mode over the plain gradient;
+# FUZZ_NESTED_NO_K and FUZZ_NESTED_NO_R leave out those Capsule refused.
+NESTED_MODES = """#ifdef FUZZ_NESTED_NO_K
+#define FUZZ_NESTED_K ""
 #else
-#define FUZZ_NESTED_MODES 2
-#endif"""
+#define FUZZ_NESTED_K "k"
+#endif
+#ifdef FUZZ_NESTED_NO_R
+#define FUZZ_NESTED_R ""
+#else
+#define FUZZ_NESTED_R "r"
+#endif
+#define FUZZ_NESTED_MODES ("p" FUZZ_NESTED_K FUZZ_NESTED_R)"""
 
 MARKERS = """void __capsule_autodiff_void(void *, ...);
 void __capsule_autodiff_checkpointed_void(void *, ...);

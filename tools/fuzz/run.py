@@ -19,10 +19,11 @@ at -O2, and as the dual-number oracle. Each case is judged on its own:
     the oracle itself: a difference there is reported as such;
   - with a fourth build (-DFUZZ_NESTED, at -O2) and a second-order oracle,
     the Hessian-vector products of forward mode over the plain and over
-    the checkpointed gradient against the oracle's (HVP_RTOL of the case's
-    largest component: they sum many terms in different orders). A program
-    whose nested calls Capsule refuses is counted with the refusals but
-    still passes on the rest.
+    the checkpointed gradient, and of reverse mode over the plain gradient,
+    against the oracle's (HVP_RTOL of the case's largest component: they
+    sum many terms in different orders). A program whose nested calls
+    Capsule refuses is counted with the refusals but still passes on the
+    rest, and its other nested modes are checked.
 A crash, a hang, a non-finite result where the oracle is finite and a build
 that fails without Capsule's clear refusal (function, construct, file:line)
 are failures too. A clear refusal is the promise's other half: it is counted
@@ -128,9 +129,9 @@ class Outcome:
         self.deriv = {}     # index -> value (oracle)
         self.hvp = {}       # (mode, index) -> value (driver.py H)
         self.no_nested = False  # the case has no nested calls (driver.py S)
-        # Why forward mode over the checkpointed gradient was refused (the
-        # build then has it over the plain gradient only).
-        self.checkpointed_refused = None
+        # Nested modes Capsule refused (driver.py: k, r), each with the
+        # compiler's complaint; the build runs the others.
+        self.refused_modes = {}
         self.interrupt_bad = None
         self.crash = None   # why the case did not finish
 
@@ -320,21 +321,24 @@ def judge_nested(oracle, o):
         return [("nested calls crash at -%s" % level, o.crash)]
     scale = max(abs(w) for w in wants.values())
     failures = []
-    modes = [("p", "plain"), ("k", "checkpointed")]
-    if o.checkpointed_refused:
-        reason = refusal(o.checkpointed_refused)
-        failures.append(("refused nested calls over the checkpointed "
-                         "gradient at -%s: %s" % (level, reason) if reason
-                         else "nested build failed at -%s" % level,
-                         o.checkpointed_refused))
-        modes = modes[:1]
+    modes = [("p", "forward mode over the plain gradient"),
+             ("k", "forward mode over the checkpointed gradient"),
+             ("r", "reverse mode over the plain gradient")]
+    for mode, what in modes:
+        if mode in o.refused_modes:
+            reason = refusal(o.refused_modes[mode])
+            failures.append(("refused nested calls (%s) at -%s: %s"
+                             % (what, level, reason) if reason
+                             else "nested build failed at -%s" % level,
+                             o.refused_modes[mode]))
+    modes = [m for m in modes if m[0] not in o.refused_modes]
     for mode, what in modes:
         for index, want in sorted(wants.items()):
             got = o.hvp.get((mode, index))
             if got is None or not abs(got - want) <= HVP_ATOL + \
                     HVP_RTOL * scale:
                 failures.append((
-                    "wrong Hessian-vector product over the %s gradient at -%s"
+                    "wrong Hessian-vector product by %s at -%s"
                     % (what, level), "(Hv)[%s]: got %r, want %r" % (
                         index, got, want)))
                 break

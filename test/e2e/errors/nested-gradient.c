@@ -1,14 +1,70 @@
-// Error: reverse over reverse (a gradient of a function that itself computes a gradient, plain or checkpointed), and a third level over a gradient (forward or reverse mode of a forward-mode derivative of a gradient), are not supported yet, and said so by name at the inner call, at -O0 and -O2. Forward over reverse alone is accepted (test/e2e/nesting/forward-over-reverse.c).
+// Error: what nesting over a gradient does not support yet is said by name at the inner call or the construct, at -O0 and -O2: reverse mode over a checkpointed gradient; a third level over a gradient (any mode over a forward-mode derivative of a gradient, or over a gradient of a gradient); reverse over reverse of code that reallocates, or that stores pointers to constant data into memory with derivatives. Forward over reverse and reverse over reverse alone are accepted (test/e2e/nesting/forward-over-reverse.c, reverse-over-reverse.c).
 // RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
 #include <capsule/capsule.h>
+#include <stdlib.h>
 
 static double g(double y) { return y * y * y; }
 
+/* Reverse over reverse: accepted. */
 double f(double x) {
-  // CHECK-DAG: nested-gradient.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'f': a gradient call inside code differentiated in reverse mode (reverse over reverse) is not supported yet; for second derivatives use forward mode over the gradient (__enzyme_fwddiff of a function that calls __enzyme_autodiff)
   double dg = __capsule_autodiff((void *)g, capsule_out, x);
   return dg * x;
+}
+
+/* A third level over a gradient of a gradient, in reverse and in forward
+ * mode: refused at the inner call of the middle level. */
+double f2(double x) {
+  // CHECK-DAG: nested-gradient.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'f2': differentiating a gradient of code that itself computes gradients (a third level over reverse mode) is not supported yet
+  return __capsule_autodiff((void *)f, capsule_out, x);
+}
+double df2(double x) { return __capsule_autodiff((void *)f2, capsule_out, x); }
+double f3(double x) {
+  // CHECK-DAG: nested-gradient.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'f3': differentiating a gradient of code that itself computes gradients (a third level over reverse mode) is not supported yet
+  return __capsule_autodiff((void *)f, capsule_out, x) * x;
+}
+double df3(double x) { return __capsule_fwddiff((void *)f3, x, 1.0); }
+
+/* Reverse over reverse of code that reallocates. */
+static double grow(const double *x, int n) {
+  double *b = malloc(sizeof(double));
+  b[0] = x[0];
+  // CHECK-DAG: nested-gradient.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'grow': reverse mode over a gradient of code that reallocates heap memory (realloc) is not supported yet
+  b = realloc(b, (size_t)n * sizeof(double));
+  for (int i = 1; i < n; i++)
+    b[i] = b[i - 1] * x[i];
+  double s = b[n - 1];
+  free(b);
+  return s;
+}
+double grow_outer(const double *x) {
+  double dx[4] = {0};
+  __capsule_autodiff((void *)grow, capsule_dup, x, dx, capsule_const, 4);
+  return dx[0] * dx[1];
+}
+
+/* Reverse over reverse of code that keeps a pointer to constant data in
+ * memory with derivatives. */
+static const double K[2] = {1.5, 2.5};
+typedef struct {
+  const double *k;
+  double *v;
+} pair;
+__attribute__((noinline)) static double use_pair(const pair *p) {
+  return p->k[0] * p->v[0] * p->v[1];
+}
+static double via_constant(double *x) {
+  pair *p = malloc(sizeof(pair));
+  // CHECK-DAG: nested-gradient.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'via_constant': reverse mode over a gradient of code that stores pointers to memory without derivatives (constant data) into memory with derivatives is not supported yet
+  *p = (pair){K, x};
+  double s = use_pair(p);
+  free(p);
+  return s;
+}
+double via_constant_outer(double *x) {
+  double dx[2] = {0};
+  __capsule_autodiff((void *)via_constant, capsule_dup, x, dx);
+  return dx[0] * dx[1];
 }
 
 /* Forward over reverse: accepted. */
@@ -46,9 +102,11 @@ double self(double x) {
   return x > 1 ? x : __capsule_fwddiff((void *)self, x + 1, 1.0);
 }
 
-double use(double x) {
+double use(double x, double *a, double *da) {
+  __capsule_autodiff((void *)grow_outer, capsule_dup, a, da);
+  __capsule_autodiff((void *)via_constant_outer, capsule_dup, a, da);
   return __capsule_autodiff((void *)f, capsule_out, x) +
          __capsule_fwddiff((void *)dk, x, 1.0) + dh(x) + self(x) +
          __capsule_autodiff((void *)checkpointed, capsule_out, x) +
-         __capsule_fwddiff((void *)dcheckpointed2, x, 1.0);
+         __capsule_fwddiff((void *)dcheckpointed2, x, 1.0) + df2(x) + df3(x);
 }
