@@ -106,6 +106,9 @@ enum class NestedRuntime {
   PlaceFill,      ///< (shadow, src, bytes): places for src's pointers
   OverGradient,   ///< left by forward mode over a gradient
   OuterGradient,  ///< left by reverse mode over a gradient (its own tape)
+  /// (table, n, args, shadows, bound, count): pointers held by shadow
+  /// globals get the shadows of what they point to
+  BindGlobals,
   /// stands for the checkpointed gradient of a tangent function (forward
   /// mode over a checkpointed gradient)
   CheckpointedTangent

@@ -134,6 +134,7 @@ std::optional<std::string>
 DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
   switch (Kind) {
   case NestedRuntime::GradientCall:
+  case NestedRuntime::BindGlobals:
   case NestedRuntime::TapeSlowPath:
   case NestedRuntime::ShadowAlloc:
   case NestedRuntime::ShadowUpdate:

@@ -162,6 +162,9 @@ void TangentGenerator::tangentGradientRuntime(CallBase &Call,
     B.CreateCall(D.abi().tangentTapeMirror(),
                  {ConstantPointerNull::get(B.getPtrTy())});
     return;
+  case NestedRuntime::BindGlobals:
+    return D.bindShadowGlobalsOneLevelUp(B, Call, primal(Arg(3)),
+                                         twinOrZero(Arg(3)), Sig.Level);
   case NestedRuntime::TapeSlowPath:
     return setTwin(&Call, B.CreateCall(D.abi().tangentTapeMirror(), {Clone}));
   case NestedRuntime::ShadowAlloc:

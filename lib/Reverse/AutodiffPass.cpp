@@ -119,11 +119,10 @@ takeInnermost(SmallVectorImpl<GradientRequest> &Pending) {
 }
 
 /// Marks the requests inside code that another request differentiates.
-/// Their derivatives run inside the outer one's without the runtime's
-/// shadow-global binding, so their functions must not name globals that
-/// hold pointers (the binding gives those pointers their shadows), nor be in
-/// vector mode: such requests are refused, and their calls erased so that
-/// the outer derivative does not meet them.
+/// Their derivatives run inside the outer one's with a binding of shadow
+/// globals the outer derivative can follow (bindNestedShadowGlobals); vector
+/// mode is refused there, and the call erased so that the outer derivative
+/// does not meet it.
 void markNested(Differentiator &D, SmallVectorImpl<GradientRequest> &Pending,
                 ArrayRef<GradientRequest> Checkpointed,
                 SmallPtrSetImpl<CallBase *> &Erased) {
@@ -132,15 +131,11 @@ void markNested(Differentiator &D, SmallVectorImpl<GradientRequest> &Pending,
   addDifferentiated(Checkpointed, Differentiated);
   erase_if(Pending, [&](GradientRequest &R) {
     R.Nested = Differentiated.contains(R.Call->getFunction());
-    if (!R.Nested)
+    if (!R.Nested || R.Sig.Width == 1)
       return false;
-    std::optional<std::string> Why = whyGlobalsNotNestable(*R.Sig.Fn);
-    if (!Why && R.Sig.Width == 1)
-      return false;
-    if (!Why)
-      Why = "vector mode (enzyme_width) inside differentiated code (nested "
-            "differentiation) is not supported yet";
-    reportUnsupported(*R.Call, *R.Call->getFunction(), *Why);
+    reportUnsupported(*R.Call, *R.Call->getFunction(),
+                      "vector mode (enzyme_width) inside differentiated code "
+                      "(nested differentiation) is not supported yet");
     D.noteFailure();
     Erased.insert(R.Call);
     eraseMarkerCall(*R.Call);

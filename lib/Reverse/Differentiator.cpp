@@ -471,19 +471,8 @@ Differentiator::bindShadowGlobals(IRBuilder<> &B, const GradientRequest &R) {
     return SB;
   SmallVector<Value *, 4> DupArgs = dupArguments(R);
   unsigned Level = R.Sig.Level;
-  if (R.Nested) {
-    zeroShadowGlobals(B, Level, /*Lane=*/0);
-    SmallVector<Constant *, 4> Named;
-    for (GlobalVariable *G : namedShadowedGlobals(*R.Sig.Fn))
-      Named.push_back(shadowGlobalEntry(G, /*Lane=*/0, Level));
-    if (Named.empty() || DupArgs.empty())
-      return SB;
-    Value *Table = tableOf(Named);
-    B.CreateCall(ABI.checkNestedDupArgs(), {Table, tableSize(B, Table),
-                                            stackArray(B, DupArgs, "dup.args"),
-                                            B.getInt64(DupArgs.size())});
-    return SB;
-  }
+  if (R.Nested)
+    return bindNestedShadowGlobals(B, R, std::move(SB));
   if (ShadowGlobalTables.empty()) {
     shadowStoredAddressTargets();
     shadowInitializerTargets();
@@ -512,6 +501,82 @@ Differentiator::bindShadowGlobals(IRBuilder<> &B, const GradientRequest &R) {
                           B.CreateConstInBoundsGEP2_64(Ty, Bounds[Lane], 0, I));
     });
   return SB;
+}
+
+/// A nested request (one inside code another request differentiates) binds
+/// only what the outer derivative can follow: its round's shadow globals are
+/// zeroed, as memsets the outer level differentiates, and the runtime checks
+/// that no dup argument points into a global, which the binding would have
+/// tied to its shadow global. Pointers held by globals get their shadows
+/// from the runtime's binding, whose effect on the shadow globals the outer
+/// generators repeat one level up (bindShadowGlobalsOneLevelUp); the inner
+/// derivative gets the user's shadows as they are.
+Differentiator::ShadowBinding Differentiator::bindNestedShadowGlobals(
+    IRBuilder<> &B, const GradientRequest &R, ShadowBinding SB) {
+  unsigned Level = R.Sig.Level;
+  SmallVector<Value *, 4> DupArgs = dupArguments(R);
+  bool HoldsPointers =
+      any_of(namedShadowedGlobals(*R.Sig.Fn), [](GlobalVariable *G) {
+        return carriesPointer(G->getValueType());
+      });
+  // The globals those pointers may reach get shadow globals first, so that
+  // they are zeroed too.
+  if (HoldsPointers && ShadowGlobalTables.empty()) {
+    shadowStoredAddressTargets();
+    shadowInitializerTargets();
+  }
+  zeroShadowGlobals(B, Level, /*Lane=*/0);
+  SmallVector<Constant *, 4> Named;
+  for (GlobalVariable *G : namedShadowedGlobals(*R.Sig.Fn))
+    Named.push_back(shadowGlobalEntry(G, /*Lane=*/0, Level));
+  if (!HoldsPointers) {
+    if (Named.empty() || DupArgs.empty())
+      return SB;
+    Value *Table = tableOf(Named);
+    B.CreateCall(ABI.checkNestedDupArgs(), {Table, tableSize(B, Table),
+                                            stackArray(B, DupArgs, "dup.args"),
+                                            B.getInt64(DupArgs.size())});
+    return SB;
+  }
+  Value *Table = shadowGlobalTable(Level, /*Lane=*/0);
+  Value *Args = stackArray(B, DupArgs, "dup.args");
+  Value *Count = B.getInt64(DupArgs.size());
+  B.CreateCall(ABI.checkNestedDupArgs(),
+               {Table, tableSize(B, Table), Args, Count});
+  // The runtime writes the shadows it binds to the last array, which no
+  // one reads: no dup argument is in a global.
+  B.CreateCall(ABI.bindShadowGlobals(),
+               {Table, tableSize(B, Table), Args,
+                stackArray(B, R.Shadows, "dup.shadows"),
+                stackArray(B, R.Shadows, "dup.bound.shadows"), Count});
+  return SB;
+}
+
+/// What the runtime's binding call \p Bind of an inner derivative did to
+/// the shadow globals of its round (pointers they hold now point to the
+/// shadows the call had, or into other shadow globals), done again for
+/// the shadows of round \p Level of those shadow globals, from the
+/// shadows of the inner call's shadows, \p OuterShadows (an array like the
+/// call's shadows): the outer derivative then finds, behind each pointer a
+/// shadow global holds, the shadow of what it points to.
+void Differentiator::bindShadowGlobalsOneLevelUp(IRBuilder<> &B, CallBase &Bind,
+                                                 Value *InnerShadows,
+                                                 Value *OuterShadows,
+                                                 unsigned Level) {
+  auto *Inner = cast<GlobalVariable>(Bind.getArgOperand(0));
+  SmallVector<Constant *, 8> Entries;
+  for (Use &Entry : cast<ConstantArray>(Inner->getInitializer())->operands()) {
+    auto *InnerShadow =
+        cast<GlobalVariable>(cast<ConstantStruct>(Entry.get())->getOperand(1));
+    Entries.push_back(shadowGlobalEntry(InnerShadow, /*Lane=*/0, Level));
+  }
+  Value *Table = tableOf(Entries);
+  Value *Count = Bind.getArgOperand(5);
+  SmallVector<Value *, 4> Unread(cast<ConstantInt>(Count)->getZExtValue(),
+                                 ConstantPointerNull::get(B.getPtrTy()));
+  B.CreateCall(ABI.bindShadowGlobals(),
+               {Table, tableSize(B, Table), InnerShadows, OuterShadows,
+                stackArray(B, Unread, "dup.bound.shadows"), Count});
 }
 
 void Differentiator::unbindShadowGlobals(IRBuilder<> &B,

@@ -101,6 +101,13 @@ public:
   /// global holding pointers (the marker pass checked).
   ShadowBinding bindShadowGlobals(llvm::IRBuilder<> &B,
                                   const GradientRequest &R);
+  /// Nested differentiation: after an inner derivative's binding call
+  /// \p Bind, the same binding of its shadow globals' shadows of round
+  /// \p Level (the outer derivative's), given the arrays of the inner call's
+  /// shadows and of their outer shadows.
+  void bindShadowGlobalsOneLevelUp(llvm::IRBuilder<> &B, llvm::CallBase &Bind,
+                                   llvm::Value *InnerShadows,
+                                   llvm::Value *OuterShadows, unsigned Level);
   /// After the reverse sweep: the adjoints of globals passed as dup
   /// arguments go back to the user's shadows.
   void unbindShadowGlobals(llvm::IRBuilder<> &B, const ShadowBinding &SB);
@@ -116,6 +123,9 @@ public:
 
 private:
   bool refuseNestedCalls(const DiffSignature &Sig);
+  ShadowBinding bindNestedShadowGlobals(llvm::IRBuilder<> &B,
+                                        const GradientRequest &R,
+                                        ShadowBinding SB);
   void reportUnlocatedRefusals();
   llvm::Function *prepared(llvm::Function &F);
   void shadowStoredAddressTargets();

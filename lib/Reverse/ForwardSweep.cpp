@@ -261,6 +261,10 @@ void GradientGenerator::forwardNestedRuntime(CallBase &Call, NestedRuntime Kind,
     return;
   case NestedRuntime::TapeSlowPath:
     return SetShadow(B.CreateCall(D.abi().adjointTapeMirror(), {FwdI}));
+  case NestedRuntime::BindGlobals:
+    return D.bindShadowGlobalsOneLevelUp(
+        B, Call, fwdValue(Call.getArgOperand(3)),
+        fwdShadow(Call.getArgOperand(3)), Sig.Level);
   default:
     return;
   }
