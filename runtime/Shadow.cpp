@@ -87,6 +87,13 @@ extern "C" void __capsule_realloc_adjoint_f32(void *Old, void *New) {
   addPrefix<float>(Old, New);
 }
 
+extern "C" void __capsule_realloc_copy_prefix(void *From, void *To) {
+  if (!From || !To)
+    return;
+  uint64_t Old = headerOf(From)->Bytes, New = headerOf(To)->Bytes;
+  memcpy(To, From, Old < New ? Old : New);
+}
+
 extern "C" void __capsule_shadow_note_free(void *Shadow) {
   if (Shadow)
     headerOf(Shadow)->PrimalFreed = 1;

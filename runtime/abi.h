@@ -104,6 +104,9 @@ void *__capsule_shadow_realloc(void *old_shadow, uint64_t bytes);
 // Adjoint of realloc's copy: dold += dnew over the copied f64 (f32) prefix.
 void __capsule_realloc_adjoint_f64(void *old_shadow, void *new_shadow);
 void __capsule_realloc_adjoint_f32(void *old_shadow, void *new_shadow);
+// The adjoint of that adjoint (reverse mode over a gradient): the copy
+// itself, to[i] = from[i] over the prefix both shadows hold.
+void __capsule_realloc_copy_prefix(void *from, void *to);
 void __capsule_shadow_note_free(void *shadow);
 void __capsule_shadow_release(void *shadow);
 // Frees a shadow whatever became of the primal: used for the shadows of

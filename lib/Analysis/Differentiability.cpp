@@ -131,7 +131,8 @@ std::string DifferentiabilityChecks::whyNoDerivative(const CallBase &Call,
 }
 
 std::optional<std::string>
-DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
+DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward,
+                                        bool Checkpointed) {
   switch (Kind) {
   case NestedRuntime::GradientCall:
   case NestedRuntime::BindGlobals:
@@ -143,11 +144,7 @@ DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
     return std::nullopt;
   case NestedRuntime::ShadowRealloc:
   case NestedRuntime::ReallocAdjoint:
-    if (Forward)
-      return std::nullopt;
-    return std::string("reverse mode over a gradient of code that "
-                       "reallocates heap memory (realloc) is not supported "
-                       "yet");
+    return std::nullopt;
   case NestedRuntime::PlaceOf:
   case NestedRuntime::PlaceFill:
     if (Forward)
@@ -184,11 +181,14 @@ DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
   case NestedRuntime::TangentFree:
     return std::nullopt;
   case NestedRuntime::TangentRealloc:
-    if (Forward)
+    // Checkpointed code (the checkpointed gradient of a tangent function)
+    // reallocates by copying into arena blocks, which tangent blocks are
+    // not.
+    if (Forward || !Checkpointed)
       return std::nullopt;
-    return std::string("reverse mode over forward mode of code that "
-                       "reallocates heap memory (realloc) is not supported "
-                       "yet");
+    return std::string("forward mode over a checkpointed gradient of code "
+                       "that reallocates heap memory (realloc) is not "
+                       "supported yet");
   case NestedRuntime::TangentBegin:
     return std::nullopt;
   }

@@ -58,8 +58,7 @@ void TangentGenerator::tangentCall(CallBase &Call) {
   case CalleeKind::Realloc: {
     Value *Old = twinOrZero(Arg(0));
     return setTwin(&Call, makeLanes(B, W, [&](unsigned K) -> Value * {
-      return B.CreateCall(D.abi().tangentRealloc(),
-                          {laneOf(B, Old, K, W), primal(Arg(1))});
+      return tangentRealloc(B, Call, laneOf(B, Old, K, W));
     }));
   }
   case CalleeKind::Free:
@@ -82,6 +81,18 @@ void TangentGenerator::tangentCall(CallBase &Call) {
             Call, DifferentiabilityChecks::whyNoDerivative(Call, Info.Fn));
     return;
   }
+}
+
+/// The tangent block of realloc \p Call (or of an inner forward-mode
+/// call's realloc of a tangent block) given the old one, \p Old, which
+/// records what the block holds, so that reverse mode over this code
+/// (nested differentiation) knows it too.
+Value *TangentGenerator::tangentRealloc(IRBuilder<> &B, CallBase &Call,
+                                        Value *Old) {
+  CallInst *Twin = B.CreateCall(D.abi().tangentRealloc(),
+                                {Old, primal(Call.getArgOperand(1))});
+  recordCopiedKind(*Twin, copiedElementKind(Call));
+  return Twin;
 }
 
 /// What an inner forward-mode call left in the code (nested forward mode).
@@ -115,8 +126,7 @@ void TangentGenerator::tangentNestedRuntime(CallBase &Call,
     return setTwin(&Call,
                    B.CreateCall(D.abi().tangentAlloc(), {primal(Arg(0))}));
   case NestedRuntime::TangentRealloc:
-    return setTwin(&Call, B.CreateCall(D.abi().tangentRealloc(),
-                                       {twinOrZero(Arg(0)), primal(Arg(1))}));
+    return setTwin(&Call, tangentRealloc(B, Call, twinOrZero(Arg(0))));
   case NestedRuntime::TangentFree:
     if (Value *Shadow = shadowOf(Arg(0)))
       B.CreateCall(D.abi().tangentFree(), {Shadow});

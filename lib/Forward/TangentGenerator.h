@@ -96,6 +96,8 @@ private:
   void setTwin(llvm::Value *V, llvm::Value *Twin);
   /// A builder placed right after the clone of \p I.
   llvm::IRBuilder<> after(llvm::Instruction &I);
+  llvm::Value *tangentRealloc(llvm::IRBuilder<> &B, llvm::CallBase &Call,
+                              llvm::Value *Old);
   void unsupported(const llvm::Instruction &I, const llvm::Twine &Why);
 
   Differentiator &D;

@@ -249,6 +249,12 @@ void GradientGenerator::forwardNestedRuntime(CallBase &Call, NestedRuntime Kind,
       B.CreateCall(D.abi().sinkFill(), {fwdShadow(Arg0), fwdValue(Arg0),
                                         fwdValue(Call.getArgOperand(2))});
     return;
+  case NestedRuntime::TangentRealloc:
+  case NestedRuntime::ShadowRealloc:
+    // Like realloc's (an inner tangent or shadow block is a heap block):
+    // a shadow block with the old one's contents.
+    return SetShadow(
+        reallocShadow(B, Call, Arg0, fwdValue(Call.getArgOperand(1))));
   case NestedRuntime::TangentAlloc:
   case NestedRuntime::ShadowAlloc:
     // A tangent or shadow block is a heap block like any other: a shadow
@@ -268,6 +274,18 @@ void GradientGenerator::forwardNestedRuntime(CallBase &Call, NestedRuntime Kind,
   default:
     return;
   }
+}
+
+/// The shadow of realloc \p Call (or of an inner derivative's realloc of a
+/// tangent or shadow block) of \p Old to \p Bytes, which records what
+/// the block holds, so that a derivative of this code (nested
+/// differentiation) knows it too.
+Value *GradientGenerator::reallocShadow(IRBuilder<> &B, CallBase &Call,
+                                        Value *Old, Value *Bytes) {
+  CallInst *Shadow =
+      B.CreateCall(D.abi().shadowRealloc(), {fwdShadow(Old), Bytes});
+  recordCopiedKind(*Shadow, copiedElementKind(Call));
+  return Shadow;
 }
 
 void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
@@ -294,8 +312,7 @@ void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
                                          {allocatedBytes(B, Info.Kind, Arg)});
     break;
   case CalleeKind::Realloc:
-    Shadow = B.CreateCall(D.abi().shadowRealloc(),
-                          {fwdShadow(Call.getArgOperand(0)), Arg(1)});
+    Shadow = reallocShadow(B, Call, Call.getArgOperand(0), Arg(1));
     break;
   case CalleeKind::PointerCast:
     Shadow = fwdShadow(Call.getArgOperand(0));

@@ -147,7 +147,10 @@ private:
   void reverseCall(llvm::CallBase &Call);
   void reverseMath(llvm::CallBase &Call, MathOp Op);
   void reverseDifferentiatedCall(llvm::CallBase &Call);
+  llvm::Value *reallocShadow(llvm::IRBuilder<> &B, llvm::CallBase &Call,
+                             llvm::Value *Old, llvm::Value *Bytes);
   void reverseNestedRuntime(llvm::CallBase &Call, NestedRuntime Kind);
+  void reverseReallocCopy(llvm::CallBase &Call);
   void reverseCopyAdjoint(llvm::CallBase &Call);
   void reverseMemTransfer(llvm::CallBase &Call);
   void reverseLibraryOutputs(llvm::CallBase &Call);

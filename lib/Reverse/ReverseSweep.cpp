@@ -634,6 +634,21 @@ void GradientGenerator::reverseNestedRuntime(CallBase &Call,
     return;
   case NestedRuntime::CopyAdjoint:
     return reverseCopyAdjoint(Call);
+  case NestedRuntime::TangentRealloc:
+    return reverseRealloc(Call);
+  case NestedRuntime::ShadowRealloc:
+    reverseReallocCopy(Call);
+    RB.CreateCall(D.abi().shadowFree(), {shadow(&Call)});
+    return;
+  case NestedRuntime::ReallocAdjoint:
+    // dold += dnew; dnew = 0 over the prefix realloc copied: its adjoint
+    // is that copy.
+    if (AI.hasShadow(Call.getArgOperand(0)) &&
+        AI.hasShadow(Call.getArgOperand(1)))
+      RB.CreateCall(
+          D.abi().reallocCopyPrefix(),
+          {shadow(Call.getArgOperand(0)), shadow(Call.getArgOperand(1))});
+    return;
   default:
     return;
   }
@@ -690,19 +705,25 @@ void GradientGenerator::reverseArenaAllocation(CallBase &Call,
 }
 
 void GradientGenerator::reverseRealloc(CallBase &Call) {
+  reverseReallocCopy(Call);
+  RB.CreateCall(D.abi().shadowRelease(), {shadow(&Call)});
+}
+
+/// The adjoint of the copy realloc \p Call (or an inner derivative's realloc
+/// of a tangent or shadow block) made of the old block's prefix.
+void GradientGenerator::reverseReallocCopy(CallBase &Call) {
   assert(!Checkpointed && "checkpointed code reallocates by copying");
   ElementKind Kind = copiedElementKind(Call);
-  Value *NewShadow = shadow(&Call);
   Value *Old = Call.getArgOperand(0);
   if (Kind == ElementKind::F64 || Kind == ElementKind::F32) {
     Type *ElemTy = scalarTypeOf(Kind, RB.getContext());
     if (AI.hasShadow(Old))
-      RB.CreateCall(D.abi().reallocAdjoint(ElemTy), {shadow(Old), NewShadow});
+      RB.CreateCall(D.abi().reallocAdjoint(ElemTy),
+                    {shadow(Old), shadow(&Call)});
   } else if (Kind == ElementKind::Unknown) {
-    return unsupported(Call, "cannot tell whether this reallocation moves "
-                             "floating-point data");
+    unsupported(Call, "cannot tell whether this reallocation moves "
+                      "floating-point data");
   }
-  RB.CreateCall(D.abi().shadowRelease(), {NewShadow});
 }
 
 Value *GradientGenerator::dispatchIndirect(

@@ -454,6 +454,13 @@ FunctionCallee RuntimeABI::adjointTapeMirror() {
   return function("__capsule_adjoint_tape_mirror", Ptr, {Ptr});
 }
 
+FunctionCallee RuntimeABI::reallocCopyPrefix() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_realloc_copy_prefix", Type::getVoidTy(C),
+                  {Ptr, Ptr});
+}
+
 FunctionCallee RuntimeABI::adjointTapeClear() {
   return function("__capsule_adjoint_tape_clear",
                   Type::getVoidTy(M.getContext()), {});

@@ -64,6 +64,9 @@ public:
   /// void (ptr dold, ptr dnew): the adjoint of realloc's copy of f64/f32
   /// elements (the runtime knows both shadows' sizes).
   llvm::FunctionCallee reallocAdjoint(llvm::Type *ElementTy);
+  /// void (ptr from, ptr to): the adjoint of reallocAdjoint() (reverse mode
+  /// over a gradient), the copy of the prefix both shadows hold.
+  llvm::FunctionCallee reallocCopyPrefix();
   /// void (ptr shadow): the primal was freed; the shadow goes when the
   /// reverse sweep passes its allocation.
   llvm::FunctionCallee shadowNoteFree();

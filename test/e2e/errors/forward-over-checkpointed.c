@@ -1,4 +1,4 @@
-// Error: what forward mode over a checkpointed gradient does not support yet is a compile-time error at the inner call, naming it (at -O0 and -O2): the inner call also returning f's result when it is not a floating-point number, vector mode outside, a struct passed by value, a global holding pointers; and what the checkpointed gradient of a tangent function refuses, such as realloc (reverse mode over forward mode).
+// Error: what forward mode over a checkpointed gradient does not support yet is a compile-time error at the inner call, naming it (at -O0 and -O2): the inner call also returning f's result when it is not a floating-point number, vector mode outside, a struct passed by value, a global holding pointers; and realloc in f (the checkpointed gradient of its tangent function would reallocate tangent blocks by copying them into arena blocks).
 // RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
 // Said once, although both stages of the checkpointed gradient (taped and untaped) meet it:
@@ -77,7 +77,7 @@ static double heap_sum(const double *x, int n, double **keep) {
   return t[n];
 }
 void heap_grad(const double *x, double *dx, int n, double **keep) {
-  // CHECK-DAG: error: capsule: cannot differentiate function 'heap_sum{{.*}}': reverse mode over forward mode of code that reallocates heap memory (realloc) is not supported yet
+  // CHECK-DAG: error: capsule: cannot differentiate function 'heap_sum{{.*}}': forward mode over a checkpointed gradient of code that reallocates heap memory (realloc) is not supported yet
   __capsule_autodiff_checkpointed((void *)heap_sum, capsule_dup, x, dx,
                                   capsule_const, n, capsule_const, keep);
 }

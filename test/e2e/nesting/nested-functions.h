@@ -73,6 +73,24 @@ static double lse_dir(double *x, double *v, int n) {
   return __capsule_fwddiff((void *)lse, capsule_dup, x, v, capsule_const, n);
 }
 
+/* A heap block grown by realloc, one element at a time. */
+#define GROW_N 5
+static double grow(const double *x, int n) {
+  double *b = malloc(sizeof(double));
+  b[0] = x[0];
+  for (int k = 2; k <= n; k++) {
+    b = realloc(b, (size_t)k * sizeof(double));
+    b[k - 1] = sin(b[k - 2]) * x[k - 1] + b[k - 2] * b[k - 2];
+  }
+  double s = b[n - 1];
+  free(b);
+  return s;
+}
+static double grow_dir(double *x, double *v) {
+  return __capsule_fwddiff((void *)grow, capsule_dup, x, v, capsule_const,
+                           GROW_N);
+}
+
 /* The cube root of a by Newton's method on y^3 - a, the slope taken by a
  * forward-mode call in each iteration. */
 static double cube(double y) { return y * y * y; }

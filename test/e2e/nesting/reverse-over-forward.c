@@ -1,4 +1,4 @@
-// Reverse over forward: gradients of functions whose bodies call __capsule_fwddiff. Hessian-vector products (the gradient of g'(x)v: Hv into x's shadow, g'(x) into v's), second and third derivatives, the inner call in a loop, Pearlmutter and Siskind's perturbation-confusion examples by value and through memory, memory without derivatives written at both levels. Against closed forms and finite differences of the inner derivative.
+// Reverse over forward: gradients of functions whose bodies call __capsule_fwddiff. Hessian-vector products (the gradient of g'(x)v: Hv into x's shadow, g'(x) into v's), second and third derivatives, a heap block grown by realloc, the inner call in a loop, Pearlmutter and Siskind's perturbation-confusion examples by value and through memory, memory without derivatives written at both levels. Against closed forms and finite differences of the inner derivative.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags -lm && %t1
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
@@ -8,6 +8,16 @@
 #include "nested-functions.h"
 
 void __capsule_autodiff_v(void *, ...);
+
+static double grow_dir_ctx(double *x, void *ctx) {
+  double vs[GROW_N];
+  memcpy(vs, ctx, sizeof vs);
+  return grow_dir(x, vs);
+}
+static double grow_ctx(double *x, void *ctx) {
+  (void)ctx;
+  return grow(x, GROW_N);
+}
 
 static double g_dir_ctx(double *x, void *ctx) {
   double xs[GN], vs[GN];
@@ -39,6 +49,19 @@ int main(void) {
                        dv);
   check_grad_cf_fd("Hv", dx, hv, g_dir_ctx, v, gx, GN);
   check_vec_cf("g'(x) from v's shadow", dv, grad, GN);
+
+  /* Through a block grown by realloc: the tangent blocks are reallocated
+   * too. */
+  double rx[GROW_N] = {0.3, -0.5, 0.8, 1.1, 0.2},
+         rv[GROW_N] = {1, 0.5, -1, 2, -0.25}, rv_copy[GROW_N],
+         rhv[GROW_N] = {0}, rg[GROW_N] = {0};
+  memcpy(rv_copy, rv, sizeof rv);
+  __capsule_autodiff_v((void *)grow_dir, capsule_dup, rx, rhv, capsule_dup,
+                       rv_copy, rg);
+  check_grad_fd("Hv through a block grown by realloc", rhv, grow_dir_ctx, rv,
+                rx, GROW_N);
+  check_grad_fd("the gradient from v's shadow", rg, grow_ctx, NULL, rx,
+                GROW_N);
 
   double a = 5.0, r = cbrt(a);
   check_scalar("Newton's cube root, slopes by forward mode",

@@ -1,4 +1,4 @@
-// Reverse over reverse: gradients of functions whose bodies call __enzyme_autodiff / __capsule_autodiff. Second derivatives of scalars (Enzyme's spelling), the gradient of a function of a gradient (Hv with respect to x, the gradient with respect to v), the inner function with heap blocks, memcpy, stack arrays, a callee and a global, a tape of many chunks, several inner calls in one outer call, the inner call in a loop, Pearlmutter and Siskind's perturbation-confusion examples by value and through memory. Against closed forms, finite differences of the gradient (reverse mode, tested on its own) and forward over reverse.
+// Reverse over reverse: gradients of functions whose bodies call __enzyme_autodiff / __capsule_autodiff. Second derivatives of scalars (Enzyme's spelling), the gradient of a function of a gradient (Hv with respect to x, the gradient with respect to v), the inner function with heap blocks, realloc, memcpy, stack arrays, a callee and a global, a tape of many chunks, several inner calls in one outer call, the inner call in a loop, Pearlmutter and Siskind's perturbation-confusion examples by value and through memory. Against closed forms, finite differences of the gradient (reverse mode, tested on its own) and forward over reverse.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags -lm && %t1
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
@@ -117,6 +117,24 @@ static double busy_outer(double *x, void *ctx) {
   return s;
 }
 
+/* ---- An inner function that grows a heap block with realloc
+ * (nested-functions.h) ---- */
+
+static void grow_grad(double *x, double *dx, void *ctx) {
+  (void)ctx;
+  for (int i = 0; i < GROW_N; i++)
+    dx[i] = 0;
+  __capsule_autodiff((void *)grow, capsule_dup, x, dx, capsule_const, GROW_N);
+}
+static double grow_dot(double *x, const double *v) {
+  double dx[GROW_N];
+  grow_grad(x, dx, NULL);
+  double s = 0;
+  for (int i = 0; i < GROW_N; i++)
+    s += dx[i] * v[i];
+  return s;
+}
+
 /* ---- A long loop: the inner tape spans many chunks (4 MiB each) ---- */
 
 static double chain(const double *x, int n) {
@@ -231,6 +249,13 @@ int main(void) {
                        capsule_const, (void *)0);
   check_grad_fd("through heap, memcpy, a stack array, a callee and a global",
                 bd, busy_outer, NULL, bx, BN);
+
+  double rx[GROW_N] = {0.3, -0.5, 0.8, 1.1, 0.2},
+         rv[GROW_N] = {1, 0.5, -1, 2, -0.25}, rhv[GROW_N] = {0};
+  __capsule_autodiff_v((void *)grow_dot, capsule_dup, rx, rhv, capsule_const,
+                       rv);
+  check_jvp_fd("Hv through a block grown by realloc", rhv, grow_grad, NULL, rx,
+               rv, GROW_N, GROW_N);
 
   /* Against forward over reverse (test/e2e/nesting/forward-over-reverse.c):
    * finite differences of a gradient summed over so many steps lose too
