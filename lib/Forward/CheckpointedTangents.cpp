@@ -27,7 +27,6 @@
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
 #include "Support/MarkerCalls.h"
-#include "Support/NestingOrder.h"
 
 #include "llvm/IR/Module.h"
 
@@ -47,7 +46,7 @@ whyNoCheckpointedTangent(const GradientRequest &Inner) {
     return "forward mode over a checkpointed gradient of '" + displayName(F) +
            "', which takes a struct by value, is not supported yet (pass it "
            "by pointer)";
-  return whyGlobalsNotNestable(F);
+  return std::nullopt;
 }
 
 /// The root of the checkpointed gradient: T's parameters, calling T and
@@ -175,7 +174,6 @@ void TangentGenerator::tangentCheckpointedGradient(CallBase &Call) {
   // Runs inside this tangent function: the adjoints of its globals (and of
   // their tangents' shadow globals) are a level of their own.
   R.Sig.Level = Sig.Level + 1;
-  R.Nested = true;
   R.Args.append(Inner->Args);
   R.Args.append(G.TangentArgs);
   R.Shadows.append(G.PrimalShadows);

@@ -353,6 +353,22 @@ void Differentiator::shadowStoredAddressTargets() {
   }
 }
 
+/// To a derivative of round \p Level, the shadow globals of earlier rounds
+/// are mutable globals too, and the pointers they hold (shadows of the
+/// program's pointers) point into each other: each gets a shadow global of
+/// this round, so that the runtime's binding finds what they point to.
+void Differentiator::shadowEarlierRounds(unsigned Level) {
+  SmallVector<GlobalVariable *, 8> Program;
+  for (GlobalVariable *Shadow : ShadowGlobals)
+    if (GlobalVariable *G = primalOf(Shadow);
+        !G->getName().contains(".capsule."))
+      Program.push_back(G);
+  for (GlobalVariable *G : Program)
+    for (unsigned Earlier = 0; Earlier < Level; ++Earlier)
+      if (!Earlier || ExtraShadowOf.count({G, 0, Earlier}))
+        shadowGlobal(shadowGlobal(G, /*Lane=*/0, Earlier), /*Lane=*/0, Level);
+}
+
 /// Globals that shadowed globals point to from their initializers (`double
 /// *wp = W;`) get shadow globals too, even where no code names them, so
 /// that the runtime can give the pointers their shadows.
@@ -479,6 +495,7 @@ Differentiator::bindShadowGlobals(IRBuilder<> &B, const GradientRequest &R) {
     shadowStoredAddressTargets();
     shadowInitializerTargets();
   }
+  shadowEarlierRounds(Level);
   unsigned Width = R.Sig.Width;
   SB.Args = stackArray(B, DupArgs, "dup.args");
   SB.Count = B.getInt64(DupArgs.size());

@@ -130,6 +130,7 @@ private:
   llvm::Function *prepared(llvm::Function &F);
   void shadowStoredAddressTargets();
   void shadowInitializerTargets();
+  void shadowEarlierRounds(unsigned Level);
   llvm::GlobalVariable *primalOf(llvm::GlobalVariable *Shadow) const;
   llvm::Constant *shadowGlobalEntry(llvm::GlobalVariable *G, unsigned Lane,
                                     unsigned Level);

@@ -69,16 +69,4 @@ SmallSetVector<GlobalVariable *, 4> namedShadowedGlobals(Function &F) {
   return Named;
 }
 
-std::optional<std::string> whyGlobalsNotNestable(Function &F) {
-  for (GlobalVariable *G : namedShadowedGlobals(F))
-    if (carriesPointer(G->getValueType()))
-      return ("a derivative call inside differentiated code (nested "
-              "differentiation) of a function that uses the global variable '" +
-              G->getName() +
-              "', which holds pointers, is not supported yet; pass its data "
-              "as an argument")
-          .str();
-  return std::nullopt;
-}
-
 } // namespace capsule

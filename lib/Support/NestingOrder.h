@@ -14,9 +14,6 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
-#include <optional>
-#include <string>
-
 namespace llvm {
 class Function;
 class GlobalVariable;
@@ -38,12 +35,6 @@ bool reachesAny(
 /// The globals with shadows that code \p F may run names.
 llvm::SmallSetVector<llvm::GlobalVariable *, 4>
 namedShadowedGlobals(llvm::Function &F);
-
-/// Why a derivative call inside differentiated code (nested
-/// differentiation) of \p F is refused: F's code names a global that holds
-/// pointers, whose shadow only the runtime's binding gives (a nested call
-/// binds nothing; Differentiator::bindShadowGlobals).
-std::optional<std::string> whyGlobalsNotNestable(llvm::Function &F);
 
 } // namespace capsule
 

@@ -358,6 +358,35 @@ static void test_globals(void) {
   CHECK_HVP("globals", scaled_grad, x, v, 3, g, t);
 }
 
+/* ---- Globals holding pointers: one to the parameters, one the outer
+ * function sets to its own data (aliasing the inner call's argument) ---- */
+
+static double PARAMS[3] = {0.75, -0.5, 1.25};
+static double *params = PARAMS;
+static double *current;
+static double through_pointers(const double *x) {
+  double s = 0;
+  for (int k = 0; k < 60; k++)
+    for (int i = 0; i < 3; i++)
+      s += params[i] * x[i] * sin(current[(i + 1) % 3] + 0.01 * k);
+  return s;
+}
+static void pointers_grad(const double *x, double *g, void *ctx) {
+  current = (double *)x;
+  g[0] = g[1] = g[2] = 0;
+  if (ctx)
+    __capsule_autodiff_checkpointed((void *)through_pointers, capsule_dup, x,
+                                    g);
+  else
+    __capsule_autodiff((void *)through_pointers, capsule_dup, x, g);
+}
+
+static void test_global_pointers(void) {
+  double x[3] = {0.3, -0.4, 0.8}, v[3] = {1, 2, -1};
+  double g[3], t[3];
+  CHECK_HVP("global pointers", pointers_grad, x, v, 3, g, t);
+}
+
 /* ---- fmin of a global the code stores to: the rule's comparison of the
  * result with its operand is not a cache key (reverse over forward
  * differentiates it) ---- */
@@ -465,6 +494,7 @@ int main(void) {
   test_perturbation_confusion();
   test_seeds();
   test_globals();
+  test_global_pointers();
   test_loop();
   test_fmin_global();
   test_heap();
