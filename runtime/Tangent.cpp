@@ -190,6 +190,12 @@ extern "C" void __capsule_tangent_arena_free(void *Shadow) {
     __capsule_free(Shadow);
 }
 
+extern "C" uint64_t __capsule_tangent_arena_usable_size(const void *Shadow) {
+  if (!Shadow || inTangentSink(Shadow))
+    return 0;
+  return __capsule_arena_usable_size(Shadow);
+}
+
 extern "C" void *__capsule_tangent_of_sink_place(const void *Place) {
   return capsule::sinkPlace(usedSink(PlaceTangentSink), Place);
 }

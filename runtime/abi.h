@@ -412,6 +412,10 @@ void __capsule_tangent_free(void *shadow);
 // The same in interruptible code, where the block is an arena block
 // (__capsule_calloc): a place in the tangent sink is not freed.
 void __capsule_tangent_arena_free(void *shadow);
+// The bytes an arena tangent block holds, 0 for null and for places in the
+// tangent sink (realloc of a tangent block in interruptible code copies
+// them into a new one).
+uint64_t __capsule_tangent_arena_usable_size(const void *shadow);
 
 // Forward mode over a gradient (lib/Forward, Hessian-vector products). The
 // outer call differentiates the inner gradient's generated code, whose tape

@@ -198,6 +198,7 @@ static bool hasNoDerivative(StringRef Name) {
       // growing the frame stack, sizing a block to reallocate.
       .Cases("__capsule_journal_write", "__capsule_journal_barrier",
              "__capsule_frame_grow", "__capsule_arena_usable_size", true)
+      .Case("__capsule_tangent_arena_usable_size", true)
       // A check an inner gradient call makes (nested differentiation).
       .Case("__capsule_check_nested_dup_args", true)
       // Generated dispatch stopping at a target without a derivative, and

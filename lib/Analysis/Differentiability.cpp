@@ -131,8 +131,7 @@ std::string DifferentiabilityChecks::whyNoDerivative(const CallBase &Call,
 }
 
 std::optional<std::string>
-DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward,
-                                        bool Checkpointed) {
+DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
   switch (Kind) {
   case NestedRuntime::GradientCall:
   case NestedRuntime::BindGlobals:
@@ -181,14 +180,7 @@ DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward,
   case NestedRuntime::TangentFree:
     return std::nullopt;
   case NestedRuntime::TangentRealloc:
-    // Checkpointed code (the checkpointed gradient of a tangent function)
-    // reallocates by copying into arena blocks, which tangent blocks are
-    // not.
-    if (Forward || !Checkpointed)
-      return std::nullopt;
-    return std::string("forward mode over a checkpointed gradient of code "
-                       "that reallocates heap memory (realloc) is not "
-                       "supported yet");
+    return std::nullopt;
   case NestedRuntime::TangentBegin:
     return std::nullopt;
   }

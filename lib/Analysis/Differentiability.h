@@ -54,11 +54,11 @@ public:
   /// Why a call that receives active data has no derivative.
   static std::string whyNoDerivative(const llvm::CallBase &Call,
                                      const llvm::Function *Callee);
-  /// Why forward mode (\p Forward) or reverse mode, in checkpointed code
-  /// (\p Checkpointed) or not, cannot differentiate what an inner derivative
-  /// call left in the code (nested differentiation), or nothing.
-  static std::optional<std::string>
-  whyNotNestable(NestedRuntime Kind, bool Forward, bool Checkpointed);
+  /// Why forward mode (\p Forward) or reverse mode cannot differentiate
+  /// what an inner derivative call left in the code (nested
+  /// differentiation), or nothing.
+  static std::optional<std::string> whyNotNestable(NestedRuntime Kind,
+                                                   bool Forward);
 
 private:
   const ActivityInfo &AI;

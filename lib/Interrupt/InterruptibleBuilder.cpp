@@ -242,11 +242,13 @@ std::optional<DenseMap<Function *, InterruptibleRoot>>
 InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
   bool Ok = cloneReachable(Roots);
   Function *Boundary = routeIterationMarkers();
-  if (ForCheckpointing)
-    for (auto &[F, Clone] : Clones) {
+  for (auto &[F, Clone] : Clones) {
+    reallocateTangentsByCopying(*Clone, ABI);
+    if (ForCheckpointing) {
       reallocateByCopying(*Clone, ABI);
       recordCopyKinds(*Clone);
     }
+  }
   for (auto &[F, Clone] : Clones)
     dispatchIndirectCalls(*Clone, *F);
   for (auto &[F, Clone] : Clones)

@@ -35,6 +35,31 @@ using namespace llvm;
 
 namespace capsule {
 
+void reallocateTangentsByCopying(Function &F, RuntimeABI &ABI) {
+  SmallVector<CallBase *, 4> Reallocs;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (nestedRuntimeCall(*Call) == NestedRuntime::TangentRealloc)
+        Reallocs.push_back(Call);
+  for (CallBase *Call : Reallocs) {
+    IRBuilder<> B(Call);
+    Value *Old = Call->getArgOperand(0);
+    Value *Bytes = B.CreateZExtOrTrunc(Call->getArgOperand(1), B.getInt64Ty());
+    CallInst *New = B.CreateCall(ABI.tangentAlloc(), {Bytes});
+    // Zero for null and for places in the tangent sink, which hold no
+    // tangent block.
+    Value *Held = B.CreateCall(ABI.tangentArenaUsableSize(), {Old});
+    Value *Kept = B.CreateBinaryIntrinsic(Intrinsic::umin, Held, Bytes);
+    CallInst *Copy = B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), Kept);
+    recordCopiedKind(*Copy, copiedElementKind(*Call));
+    B.CreateCall(ABI.tangentFree(), {Old});
+    New->setDebugLoc(Call->getDebugLoc());
+    New->takeName(Call);
+    Call->replaceAllUsesWith(New);
+    Call->eraseFromParent();
+  }
+}
+
 void reallocateByCopying(Function &F, RuntimeABI &ABI) {
   SmallVector<CallBase *, 4> Reallocs;
   for (Instruction &I : instructions(F))

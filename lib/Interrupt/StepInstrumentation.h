@@ -29,6 +29,14 @@ bool instrumentForInterruption(
 /// blocks, whose adjoints are found at fixed offsets from them.
 void reallocateByCopying(llvm::Function &F, RuntimeABI &ABI);
 
+/// Replaces each realloc of a tangent block in forward-mode code in \p F
+/// (__capsule_tangent_realloc) by a new tangent block, a copy of what the
+/// old one holds and the old one's free: interruptible code keeps its
+/// tangent blocks in the arena (the instrumentation redirects those
+/// calls), where re-execution finds them, and the checkpointed gradient of
+/// a tangent function sees an ordinary copy.
+void reallocateTangentsByCopying(llvm::Function &F, RuntimeABI &ABI);
+
 /// Records on each copy in \p F the kind of data it moves where that can
 /// be told now: splitting into a step function moves stack slots and
 /// parameters into its record, where their types no longer show (a struct

@@ -7,7 +7,6 @@
 #include "Forward/TangentGenerator.h"
 #include "Reverse/GradientGenerator.h"
 #include "Support/Diagnostics.h"
-#include "Support/GeneratedCode.h"
 #include "Support/MarkerCalls.h"
 #include "Support/NestingOrder.h"
 #include "Support/Preprocess.h"
@@ -193,8 +192,7 @@ bool Differentiator::refuseNestedCalls(const DiffSignature &Sig) {
     if (auto *Call = dyn_cast<CallBase>(&I))
       if (std::optional<NestedRuntime> Kind = nestedRuntimeCall(*Call))
         if (std::optional<std::string> Why =
-                DifferentiabilityChecks::whyNotNestable(
-                    *Kind, Sig.Tangent, isCheckpointedCode(*Sig.Fn))) {
+                DifferentiabilityChecks::whyNotNestable(*Kind, Sig.Tangent)) {
           auto Known =
               find_if(Refusals, [&](auto &R) { return R.first == *Why; });
           if (Known == Refusals.end())

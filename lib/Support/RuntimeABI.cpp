@@ -531,6 +531,12 @@ FunctionCallee RuntimeABI::copyPointerShadows() {
                   {Ptr, Ptr, Ptr, Ptr, Type::getInt64Ty(C)});
 }
 
+FunctionCallee RuntimeABI::tangentArenaUsableSize() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_tangent_arena_usable_size", Type::getInt64Ty(C),
+                  {PointerType::getUnqual(C)});
+}
+
 FunctionCallee RuntimeABI::arenaUsableSize() {
   LLVMContext &C = M.getContext();
   return function("__capsule_arena_usable_size", Type::getInt64Ty(C),

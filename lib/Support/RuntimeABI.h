@@ -201,6 +201,9 @@ public:
   llvm::FunctionCallee copyPointerShadows();
   /// i64 (ptr block).
   llvm::FunctionCallee arenaUsableSize();
+  /// i64 (ptr tangent block): the same for a tangent block in the arena, 0
+  /// for null and for places in the tangent sink.
+  llvm::FunctionCallee tangentArenaUsableSize();
   /// The capsule_checkpointed_entry struct type: {ptr entry, ptr fwd, ptr
   /// rev, ptr untaped fwd, i32 result kind, i32 loop iterations}.
   llvm::StructType *checkpointedEntryType();

@@ -1,4 +1,4 @@
-// Interruptible execution of forward mode: a function whose body computes a directional derivative (__capsule_fwddiff) of a simulation that allocates and frees a block at every step and reads constant data through a struct (its tangents in the tangent sink), interrupted at any step and resumed (twice, nested, in chains), ends with the uninterrupted run's tangent and memory bit for bit (interrupt_check.h lists the checks); the tangent itself against central differences.
+// Interruptible execution of forward mode: a function whose body computes a directional derivative (__capsule_fwddiff) of a simulation that allocates and frees a block at every step, grows another by realloc, and reads constant data through a struct (its tangents in the tangent sink), interrupted at any step and resumed (twice, nested, in chains), ends with the uninterrupted run's tangent and memory bit for bit (interrupt_check.h lists the checks); the tangent itself against central differences.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
 // RUN: env CAPSULE_ATOMIC_LOOPS=0 %clang -O2 -g %capsule_cflags %s -o %t2s %capsule_ldflags -lm && %t2s
@@ -24,7 +24,7 @@ double simulate(double *x, int steps) {
   double *state = (double *)malloc(N * sizeof(double));
   memcpy(state, x, N * sizeof(double));
   model m = {COEF, state};
-  double e = 0;
+  double e = 0, *trace = NULL;
   for (int t = 0; t < steps; t++) {
     double *next = (double *)malloc(N * sizeof(double));
     for (int i = 0; i < N; i++)
@@ -34,9 +34,13 @@ double simulate(double *x, int steps) {
     state = next;
     m.state = state;
     e += state[t % N] * state[t % N];
+    trace = (double *)realloc(trace, (size_t)(t + 1) * sizeof(double));
+    trace[t] = e;
   }
   memcpy(x, state, N * sizeof(double));
   free(state);
+  e += 0.1 * trace[steps / 2];
+  free(trace);
   return e;
 }
 

@@ -1,4 +1,4 @@
-// Forward over checkpointed reverse: tangents of functions whose bodies call __capsule_autodiff_checkpointed, the Hessian-vector product of a long run in the checkpointed memory bound. Each against the same product over a plain gradient (forward over reverse, tested on its own in forward-over-reverse.c) and finite differences of the plain gradient: a long in-place rotation, active scalar arguments (results in registers and in memory, with f's result by enzyme_primal_return), arguments constant to the inner gradient but varied by the outer call (perturbation confusion), seeds that depend on the input, globals (fmin of one the code stores to), heap blocks allocated and freed at every step (also reverse over forward), the inner call in a loop and a callee, schedules of many stages.
+// Forward over checkpointed reverse: tangents of functions whose bodies call __capsule_autodiff_checkpointed, the Hessian-vector product of a long run in the checkpointed memory bound. Each against the same product over a plain gradient (forward over reverse, tested on its own in forward-over-reverse.c) and finite differences of the plain gradient: a long in-place rotation, active scalar arguments (results in registers and in memory, with f's result by enzyme_primal_return), arguments constant to the inner gradient but varied by the outer call (perturbation confusion), seeds that depend on the input, globals (fmin of one the code stores to) and globals holding pointers, heap blocks allocated and freed at every step (also reverse over forward) and a block grown by realloc at every step, the inner call in a loop and a callee, schedules of many stages.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags -lm && %t1
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
@@ -358,6 +358,35 @@ static void test_globals(void) {
   CHECK_HVP("globals", scaled_grad, x, v, 3, g, t);
 }
 
+/* ---- A history grown by realloc at every step (the tangent blocks are
+ * reallocated too, by copying in the checkpointed code) ---- */
+
+static double history(const double *x, int steps) {
+  double *h = NULL, s = x[0];
+  for (int k = 0; k < steps; k++) {
+    h = realloc(h, (size_t)(k + 1) * sizeof(double));
+    h[k] = s;
+    s = sin(s) * x[1] + (k ? h[k - 1] : 0.0) * x[2];
+  }
+  double r = s + h[steps / 2];
+  free(h);
+  return r;
+}
+static void history_grad(const double *x, double *g, void *ctx) {
+  g[0] = g[1] = g[2] = 0;
+  if (ctx)
+    __capsule_autodiff_checkpointed((void *)history, capsule_dup, x, g,
+                                    capsule_const, 40);
+  else
+    __capsule_autodiff((void *)history, capsule_dup, x, g, capsule_const, 40);
+}
+
+static void test_realloc(void) {
+  double x[3] = {0.4, 0.9, 0.3}, v[3] = {1, -0.5, 2};
+  double g[3], t[3];
+  CHECK_HVP("realloc", history_grad, x, v, 3, g, t);
+}
+
 /* ---- Globals holding pointers: one to the parameters, one the outer
  * function sets to its own data (aliasing the inner call's argument) ---- */
 
@@ -495,6 +524,7 @@ int main(void) {
   test_seeds();
   test_globals();
   test_global_pointers();
+  test_realloc();
   test_loop();
   test_fmin_global();
   test_heap();
