@@ -274,6 +274,28 @@ void *popSlow(capsule::TapeLevel L, uint64_t N) {
   return Record;
 }
 
+// Points Mirror at the current chunk's twin (the chunk's field Twin,
+// allocated on first use, zeroed if Zeroed) and returns the twin of Record
+// (null for null): forward and reverse mode over a gradient.
+void *mirrorTape(capsule_tape_state &Mirror, char *Chunk::*Twin, bool Zeroed,
+                 void *Record) {
+  Chunk *C = currentChunk(__capsule_tape);
+  if (!C) {
+    Mirror = capsule_tape_state{};
+    return nullptr;
+  }
+  char *&T = C->*Twin;
+  if (!T) {
+    T = static_cast<char *>(Zeroed ? std::calloc(1, C->Capacity)
+                                   : std::malloc(C->Capacity));
+    if (!T)
+      failAllocation(C->Capacity);
+  }
+  auto TwinOf = [C, T](char *P) { return T + (P - C->begin()); };
+  Mirror = {TwinOf(__capsule_tape.top), TwinOf(__capsule_tape.chunk_end), T};
+  return Record ? TwinOf(static_cast<char *>(Record)) : nullptr;
+}
+
 } // namespace
 
 extern "C" void *__capsule_tape_push_slow(uint64_t N) {
@@ -293,20 +315,8 @@ extern "C" void *__capsule_outer_tape_pop_slow(uint64_t N) {
 }
 
 extern "C" void *__capsule_tangent_tape_mirror(void *Record) {
-  Chunk *C = currentChunk(__capsule_tape);
-  if (!C) {
-    __capsule_tangent_tape = capsule_tape_state{};
-    return nullptr;
-  }
-  if (!C->Twin) {
-    C->Twin = static_cast<char *>(std::malloc(C->Capacity));
-    if (!C->Twin)
-      failAllocation(C->Capacity);
-  }
-  auto TwinOf = [C](char *P) { return C->Twin + (P - C->begin()); };
-  __capsule_tangent_tape = {TwinOf(__capsule_tape.top),
-                            TwinOf(__capsule_tape.chunk_end), C->Twin};
-  return Record ? TwinOf(static_cast<char *>(Record)) : nullptr;
+  return mirrorTape(__capsule_tangent_tape, &Chunk::Twin, /*Zeroed=*/false,
+                    Record);
 }
 
 // The adjoint twins are the outer gradient's shadow memory of the records,
@@ -328,20 +338,8 @@ extern "C" void __capsule_adjoint_tape_clear(void) {
 }
 
 extern "C" void *__capsule_adjoint_tape_mirror(void *Record) {
-  Chunk *C = currentChunk(__capsule_tape);
-  if (!C) {
-    __capsule_adjoint_tape = capsule_tape_state{};
-    return nullptr;
-  }
-  if (!C->AdjointTwin) {
-    C->AdjointTwin = static_cast<char *>(std::calloc(1, C->Capacity));
-    if (!C->AdjointTwin)
-      failAllocation(C->Capacity);
-  }
-  auto TwinOf = [C](char *P) { return C->AdjointTwin + (P - C->begin()); };
-  __capsule_adjoint_tape = {TwinOf(__capsule_tape.top),
-                            TwinOf(__capsule_tape.chunk_end), C->AdjointTwin};
-  return Record ? TwinOf(static_cast<char *>(Record)) : nullptr;
+  return mirrorTape(__capsule_adjoint_tape, &Chunk::AdjointTwin,
+                    /*Zeroed=*/true, Record);
 }
 
 namespace capsule {

@@ -89,24 +89,7 @@ static void table_grad(const double *x, double *dx, const int *which) {
 }
 static double quartic(double x) { return x * x * x * x; }
 
-/* ---- A long loop: its tape spans many chunks (4 MiB each) ---- */
-
-static double chain(const double *x, int n) {
-  double s = 0, y = x[0];
-  for (int i = 0; i < n; i++) {
-    y = sin(y) + x[i % 4] * 0.5;
-    s += y * y;
-  }
-  return s;
-}
-#define LONG_STEPS 700000
-static void chain_grad(double *x, double *out, void *ctx) {
-  (void)ctx;
-  for (int i = 0; i < 4; i++)
-    out[i] = 0;
-  __capsule_autodiff((void *)chain, capsule_dup, x, out, capsule_const,
-                     LONG_STEPS);
-}
+/* ---- A long loop (nested-functions.h): its tape spans many chunks ---- */
 
 static double chain_dir(double *x, double *v) {
   return __capsule_fwddiff((void *)chain, capsule_dup, x, v, capsule_const,
@@ -123,34 +106,12 @@ static double d2f_fr(double x) {
   return __enzyme_fwddiff_scalar((void *)dfr, enzyme_dup, x, 1.0);
 }
 
-/* The inner gradient called in a loop: Newton's method on y^3 - a, its
- * slope by reverse mode, differentiated by forward mode. */
-static double newton_cbrt_r(double a) {
-  double y = a > 1 ? a : 1;
-  for (int k = 0; k < 60; k++)
-    y -= (cube(y) - a) / __capsule_autodiff((void *)cube, y);
-  return y;
-}
+/* The inner gradient called in a loop (nested-functions.h), differentiated
+ * by forward mode. */
 static double d_newton_cbrt_r(double a) {
   return __capsule_fwddiff((void *)newton_cbrt_r, a, 1.0);
 }
 
-/* Perturbation confusion with a reverse-mode inner derivative: d/dx of
- * x * (d/dy (x + y)) is 1, of x * (d/dy (x y) at y = 2) is 2x. */
-static double pc_value_r(double x) {
-  return x * __capsule_autodiff((void *)plus, capsule_const, x, 1.0);
-}
-static double pc_memory_const_r(double x) {
-  double env[1] = {x};
-  return x * __capsule_autodiff((void *)plus_env, capsule_const, env, 1.0);
-}
-static double pc_memory_dup_r(double x) {
-  double env[1] = {x}, denv[1] = {0};
-  return x * __capsule_autodiff((void *)plus_env, capsule_dup, env, denv, 1.0);
-}
-static double pc_product_r(double x) {
-  return x * __capsule_autodiff((void *)times, capsule_const, x, 2.0);
-}
 #define D_FWD(fn, x) __capsule_fwddiff((void *)fn, x, 1.0)
 
 static void g_grad_vfn(double *x, double *out, void *ctx) {

@@ -146,3 +146,48 @@ static double scratch_dir(const scratch *s, double y) {
   *slot(s, 1) = y * y;
   return __capsule_fwddiff((void *)through_scratch, capsule_const, s, y, 1.0);
 }
+
+/* Reverse-mode inner calls. A long loop and its gradient: the inner tape
+ * spans many chunks (4 MiB each). */
+static double chain(const double *x, int n) {
+  double s = 0, y = x[0];
+  for (int i = 0; i < n; i++) {
+    y = sin(y) + x[i % 4] * 0.5;
+    s += y * y;
+  }
+  return s;
+}
+#define LONG_STEPS 700000
+static void chain_grad(double *x, double *out, void *ctx) {
+  (void)ctx;
+  for (int i = 0; i < 4; i++)
+    out[i] = 0;
+  __capsule_autodiff((void *)chain, capsule_dup, x, out, capsule_const,
+                     LONG_STEPS);
+}
+
+/* The inner gradient called in a loop: Newton's method on y^3 - a, its
+ * slope by reverse mode. */
+static double newton_cbrt_r(double a) {
+  double y = a > 1 ? a : 1;
+  for (int k = 0; k < 60; k++)
+    y -= (cube(y) - a) / __capsule_autodiff((void *)cube, y);
+  return y;
+}
+
+/* Perturbation confusion with a reverse-mode inner derivative: d/dx of
+ * x * (d/dy (x + y)) is 1, of x * (d/dy (x y) at y = 2) is 2x. */
+static double pc_value_r(double x) {
+  return x * __capsule_autodiff((void *)plus, capsule_const, x, 1.0);
+}
+static double pc_memory_const_r(double x) {
+  double env[1] = {x};
+  return x * __capsule_autodiff((void *)plus_env, capsule_const, env, 1.0);
+}
+static double pc_memory_dup_r(double x) {
+  double env[1] = {x}, denv[1] = {0};
+  return x * __capsule_autodiff((void *)plus_env, capsule_dup, env, denv, 1.0);
+}
+static double pc_product_r(double x) {
+  return x * __capsule_autodiff((void *)times, capsule_const, x, 2.0);
+}
