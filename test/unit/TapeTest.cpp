@@ -289,6 +289,79 @@ TEST_F(TapeTest, TwinRecordsFollowTheirRecordsAcrossChunks) {
   EXPECT_EQ(tapeBytesInUse(), 0u);
 }
 
+// Reverse over reverse: the outer gradient's records are on a tape of their
+// own, which the inner gradient's resets and chunk changes leave alone.
+void *pushOuter(uint64_t N) {
+  capsule_tape_state &T = __capsule_outer_tape;
+  if (T.chunk_end - T.top < static_cast<int64_t>(N))
+    return __capsule_outer_tape_push_slow(N);
+  void *Record = T.top;
+  T.top += N;
+  return Record;
+}
+
+void *popOuter(uint64_t N) {
+  capsule_tape_state &T = __capsule_outer_tape;
+  if (T.top == T.chunk_begin)
+    return __capsule_outer_tape_pop_slow(N);
+  T.top -= N;
+  return T.top;
+}
+
+TEST_F(TapeTest, OuterTapeKeepsItsRecordsAcrossInnerCalls) {
+  std::vector<size_t> Sizes = mixedSizes(300);
+  outerTapeCallBegins();
+  tapeReset(TapeLevel::Outer);
+  for (size_t I = 0; I != Sizes.size(); ++I) {
+    fill(pushOuter(Sizes[I]), I, Sizes[I]);
+    // An inner gradient call between the outer records: it starts from an
+    // empty tape, fills it over several chunks and empties it.
+    if (I % 50 == 0) {
+      tapeReset();
+      for (size_t K = 0; K != 20; ++K)
+        fill(tapePush(Sizes[K]), K + 1000, Sizes[K]);
+      for (size_t K = 20; K-- != 0;)
+        ASSERT_TRUE(holds(tapePop(Sizes[K]), K + 1000, Sizes[K]));
+    }
+  }
+  EXPECT_EQ(tapeBytesInUse(), 0u);
+  for (size_t I = Sizes.size(); I-- != 0;)
+    ASSERT_TRUE(holds(popOuter(Sizes[I]), I, Sizes[I])) << "record " << I;
+  EXPECT_EQ(tapeBytesInUse(TapeLevel::Outer), 0u);
+  outerTapeCallEnds();
+  tapeFree(TapeLevel::Outer);
+}
+
+// The adjoint twins are zero when an inner call first uses them, and what
+// the outer level wrote into them goes when the clear comes, as far as the
+// records reached.
+TEST_F(TapeTest, AdjointTwinsAreZeroAndClearedAsFarAsRecordsReached) {
+  outerTapeCallBegins();
+  for (int Call = 0; Call != 3; ++Call) {
+    tapeReset();
+    __capsule_adjoint_tape_clear();
+    EXPECT_EQ(__capsule_adjoint_tape_mirror(nullptr), nullptr);
+    std::vector<unsigned char *> Twins;
+    for (size_t I = 0; I != 40; ++I) {
+      void *Record = tapePush(24);
+      auto *Twin =
+          static_cast<unsigned char *>(__capsule_adjoint_tape_mirror(Record));
+      for (size_t B = 0; B != 24; ++B)
+        ASSERT_EQ(Twin[B], 0) << "call " << Call << " record " << I;
+      std::memset(Twin, 0xab, 24); // a shadow pointer, say
+      Twins.push_back(Twin);
+    }
+    tapeRecordPeak(); // the inner call's forward sweep is done
+    __capsule_adjoint_tape_clear();
+    for (unsigned char *Twin : Twins)
+      for (size_t B = 0; B != 24; ++B)
+        ASSERT_EQ(Twin[B], 0) << "call " << Call;
+    while (tapeBytesInUse())
+      tapePop(24);
+  }
+  outerTapeCallEnds();
+}
+
 // The limit counts pushed bytes exactly, whatever the chunk size.
 class TapeLimitTest : public TapeTest {
 protected:
