@@ -1,5 +1,6 @@
 //===- Gradient.cpp - Bracketing of gradient calls and their statistics ---===//
 #include "Config.h"
+#include "RuntimeRegion.h"
 #include "StackGuard.h"
 #include "Support.h"
 #include "Tape.h"
@@ -113,6 +114,7 @@ extern "C" void __capsule_gradient_end(void) { endCall(TapeLevel::Inner); }
 
 extern "C" void __capsule_outer_gradient_begin(void) {
   capsule::outerTapeCallBegins();
+  capsule::clearAdjointPlaceSink();
   beginCall(TapeLevel::Outer);
 }
 

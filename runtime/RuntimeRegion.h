@@ -39,6 +39,11 @@ inline char *sinkPlace(char *Base, const void *P) {
   return Base + (reinterpret_cast<uintptr_t>(P) & CAPSULE_SINK_MASK);
 }
 
+/// Makes this thread's sink of the adjoints of places in the gradient's sink
+/// (reverse mode over a gradient, Tangent.cpp) read as zero again: each
+/// outer gradient call starts with it zero.
+void clearAdjointPlaceSink();
+
 /// The base of this thread's frame stack (the region's base), reserving the
 /// region if this is the first use, or mapping the frame stack part and the
 /// shadow spans again if the thread's exit cleanup released them. The frame

@@ -27,9 +27,13 @@ namespace {
 // with the program's addresses in any level's sink.
 constexpr int SinkLevels = 8;
 constexpr int PlaceTangentSink = SinkLevels;
+// Reverse mode over a gradient: the adjoints of places in the gradient's
+// sink, which read as zero at the start of every outer gradient call (not
+// of forward-mode calls, which the outer call may make in between).
+constexpr int PlaceAdjointSink = PlaceTangentSink + 1;
 // Vector mode: lane k > 0 keeps its tangents in a sink of its own (lane 0
 // in level 0's), so that lanes never share a byte.
-constexpr int FirstLaneSink = PlaceTangentSink + 1;
+constexpr int FirstLaneSink = PlaceAdjointSink + 1;
 constexpr int SinkCount = FirstLaneSink + CAPSULE_MAX_LANES - 1;
 thread_local char *TangentSinks[SinkCount];
 thread_local bool TangentSinkUsed[SinkCount];
@@ -104,15 +108,34 @@ void fillPlaces(void *Shadow, const void *Src, uint64_t Bytes, PlaceFn Place) {
   }
 }
 
+/// Dropping the pages makes them read as zero again.
+void clearSink(int Index) {
+  if (TangentSinkUsed[Index]) {
+    madvise(TangentSinks[Index], capsule::SinkBytes, MADV_DONTNEED);
+    TangentSinkUsed[Index] = false;
+  }
+}
+
 } // namespace
 
 extern "C" void __capsule_tangent_begin(void) {
-  // Dropping the pages makes them read as zero again.
   for (int L = 0; L < SinkCount; ++L)
-    if (TangentSinkUsed[L]) {
-      madvise(TangentSinks[L], capsule::SinkBytes, MADV_DONTNEED);
-      TangentSinkUsed[L] = false;
-    }
+    if (L != PlaceAdjointSink)
+      clearSink(L);
+}
+
+void capsule::clearAdjointPlaceSink() { clearSink(PlaceAdjointSink); }
+
+extern "C" void *__capsule_adjoint_of_sink_place(const void *Place) {
+  return capsule::sinkPlace(usedSink(PlaceAdjointSink), Place);
+}
+
+extern "C" void __capsule_adjoint_sink_fill_places(void *Shadow,
+                                                   const void *Src,
+                                                   uint64_t Bytes) {
+  fillPlaces(Shadow, Src, Bytes, [](const void *P) {
+    return __capsule_adjoint_of_sink_place(__capsule_sink_of(P));
+  });
 }
 
 extern "C" void *__capsule_tangent_sink_of(const void *P) {

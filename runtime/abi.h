@@ -81,6 +81,14 @@ extern __thread capsule_tape_state __capsule_adjoint_tape;
 // current chunk's adjoint twin and returns the twin of `record` (null for
 // null).
 void *__capsule_adjoint_tape_mirror(void *record);
+// The adjoint of a place in the sink (the adjoint of memory without
+// shadows, which the inner gradient writes): the same place in a sink of
+// its own, which reads as zero at the start of every outer gradient call.
+void *__capsule_adjoint_of_sink_place(const void *place);
+// twin[i] = src[i] ? adjoint_of_sink_place(sink_of(src[i])) : 0 for the
+// bytes / 8 pointers at src: the outer shadow of __capsule_sink_fill.
+void __capsule_adjoint_sink_fill_places(void *twin, const void *src,
+                                        uint64_t bytes);
 // Zeroes what the records of earlier inner calls wrote into the adjoint
 // twins (the shadows of their pointers): called where an inner call begins,
 // and in the outer reverse sweep where one has been reversed.

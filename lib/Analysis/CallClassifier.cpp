@@ -257,7 +257,8 @@ std::optional<NestedRuntime> nestedRuntimeCall(const CallBase &Call) {
              "__capsule_outer_gradient_end", "__capsule_outer_defer_free",
              "__capsule_adjoint_tape_mirror", "__capsule_adjoint_tape_clear",
              NestedRuntime::OuterGradient)
-      .Case("__capsule_realloc_copy_prefix", NestedRuntime::OuterGradient)
+      .Cases("__capsule_realloc_copy_prefix", "__capsule_adjoint_of_sink_place",
+             "__capsule_adjoint_sink_fill_places", NestedRuntime::OuterGradient)
       .Case("__capsule_bind_shadow_globals", NestedRuntime::BindGlobals)
       .Case("__capsule_checkpointed_tangent",
             NestedRuntime::CheckpointedTangent)

@@ -135,6 +135,8 @@ DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
   switch (Kind) {
   case NestedRuntime::GradientCall:
   case NestedRuntime::BindGlobals:
+  case NestedRuntime::PlaceOf:
+  case NestedRuntime::PlaceFill:
   case NestedRuntime::TapeSlowPath:
   case NestedRuntime::ShadowAlloc:
   case NestedRuntime::ShadowUpdate:
@@ -144,14 +146,6 @@ DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
   case NestedRuntime::ShadowRealloc:
   case NestedRuntime::ReallocAdjoint:
     return std::nullopt;
-  case NestedRuntime::PlaceOf:
-  case NestedRuntime::PlaceFill:
-    if (Forward)
-      return std::nullopt;
-    return std::string(
-        "reverse mode over a gradient of code that stores pointers to "
-        "memory without derivatives (constant data) into memory with "
-        "derivatives is not supported yet");
   case NestedRuntime::OverGradient:
     return std::string(
         "differentiating a forward-mode derivative of a gradient (a third "

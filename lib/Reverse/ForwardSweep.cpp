@@ -267,6 +267,14 @@ void GradientGenerator::forwardNestedRuntime(CallBase &Call, NestedRuntime Kind,
     return;
   case NestedRuntime::TapeSlowPath:
     return SetShadow(B.CreateCall(D.abi().adjointTapeMirror(), {FwdI}));
+  case NestedRuntime::PlaceOf:
+    return SetShadow(B.CreateCall(D.abi().adjointOfSinkPlace(), {FwdI}));
+  case NestedRuntime::PlaceFill:
+    if (AI.hasShadow(Arg0))
+      B.CreateCall(D.abi().adjointSinkFillPlaces(),
+                   {fwdShadow(Arg0), fwdValue(Call.getArgOperand(1)),
+                    fwdValue(Call.getArgOperand(2))});
+    return;
   case NestedRuntime::BindGlobals:
     return D.bindShadowGlobalsOneLevelUp(
         B, Call, fwdValue(Call.getArgOperand(3)),

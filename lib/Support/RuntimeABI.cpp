@@ -461,6 +461,18 @@ FunctionCallee RuntimeABI::reallocCopyPrefix() {
                   {Ptr, Ptr});
 }
 
+FunctionCallee RuntimeABI::adjointOfSinkPlace() {
+  Type *Ptr = PointerType::getUnqual(M.getContext());
+  return function("__capsule_adjoint_of_sink_place", Ptr, {Ptr});
+}
+
+FunctionCallee RuntimeABI::adjointSinkFillPlaces() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_adjoint_sink_fill_places", Type::getVoidTy(C),
+                  {Ptr, Ptr, Type::getInt64Ty(C)});
+}
+
 FunctionCallee RuntimeABI::adjointTapeClear() {
   return function("__capsule_adjoint_tape_clear",
                   Type::getVoidTy(M.getContext()), {});

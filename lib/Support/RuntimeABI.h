@@ -175,6 +175,10 @@ public:
   /// void (): zeroes what earlier inner calls' records wrote into the
   /// adjoint twins.
   llvm::FunctionCallee adjointTapeClear();
+  /// ptr (ptr place in the sink): its adjoint.
+  llvm::FunctionCallee adjointOfSinkPlace();
+  /// void (ptr shadow, ptr src, i64 bytes): the outer shadow of sinkFill().
+  llvm::FunctionCallee adjointSinkFillPlaces();
   /// void (ptr twin, ptr src, i64 bytes): the twin of sinkFill().
   llvm::FunctionCallee tangentSinkFillPlaces();
   /// void (ptr tangent block): the twin of deferFree().

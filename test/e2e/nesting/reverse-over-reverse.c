@@ -1,4 +1,4 @@
-// Reverse over reverse: gradients of functions whose bodies call __enzyme_autodiff / __capsule_autodiff. Second derivatives of scalars (Enzyme's spelling), the gradient of a function of a gradient (Hv with respect to x, the gradient with respect to v), the inner function with heap blocks, realloc, memcpy, stack arrays, a callee and a global, a tape of many chunks, several inner calls in one outer call, the inner call in a loop, Pearlmutter and Siskind's perturbation-confusion examples by value and through memory. Against closed forms, finite differences of the gradient (reverse mode, tested on its own) and forward over reverse.
+// Reverse over reverse: gradients of functions whose bodies call __enzyme_autodiff / __capsule_autodiff. Second derivatives of scalars (Enzyme's spelling), the gradient of a function of a gradient (Hv with respect to x, the gradient with respect to v), the inner function with heap blocks, realloc, memcpy, stack arrays, a callee and a global, pointers to constant data beside pointers to active data, a tape of many chunks, several inner calls in one outer call, the inner call in a loop, Pearlmutter and Siskind's perturbation-confusion examples by value and through memory. Against closed forms, finite differences of the gradient (reverse mode, tested on its own) and forward over reverse.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags -lm && %t1
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
@@ -117,6 +117,38 @@ static double busy_outer(double *x, void *ctx) {
   return s;
 }
 
+/* ---- An inner function that keeps a pointer to constant data beside one
+ * to its argument in a heap block: the inner gradient gives the constant
+ * data places in its sink ---- */
+
+static const double K[3] = {1.5, 2.5, -0.5};
+typedef struct {
+  const double *k;
+  double *v;
+} pair;
+__attribute__((noinline)) static double use_pair(const pair *p, int i) {
+  return p->k[i] * p->v[i] * p->v[(i + 1) % 3];
+}
+static double via_constant(double *x) {
+  pair *p = malloc(sizeof(pair));
+  *p = (pair){K, x};
+  double s = 0;
+  for (int i = 0; i < 3; i++)
+    s += use_pair(p, i) * sin(x[i]);
+  free(p);
+  return s;
+}
+static void via_constant_grad(double *x, double *dx, void *ctx) {
+  (void)ctx;
+  dx[0] = dx[1] = dx[2] = 0;
+  __capsule_autodiff((void *)via_constant, capsule_dup, x, dx);
+}
+static double via_constant_dot(double *x, const double *v) {
+  double dx[3];
+  via_constant_grad(x, dx, NULL);
+  return dx[0] * v[0] + dx[1] * v[1] + dx[2] * v[2];
+}
+
 /* ---- An inner function that grows a heap block with realloc
  * (nested-functions.h) ---- */
 
@@ -207,6 +239,12 @@ int main(void) {
                        capsule_const, (void *)0);
   check_grad_fd("through heap, memcpy, a stack array, a callee and a global",
                 bd, busy_outer, NULL, bx, BN);
+
+  double kx[3] = {0.3, -0.4, 0.8}, kv[3] = {1, 2, -1}, khv[3] = {0};
+  __capsule_autodiff_v((void *)via_constant_dot, capsule_dup, kx, khv,
+                       capsule_const, kv);
+  check_jvp_fd("Hv beside pointers to constant data", khv, via_constant_grad,
+               NULL, kx, kv, 3, 3);
 
   double rx[GROW_N] = {0.3, -0.5, 0.8, 1.1, 0.2},
          rv[GROW_N] = {1, 0.5, -1, 2, -0.25}, rhv[GROW_N] = {0};
