@@ -556,6 +556,11 @@ void recordCopiedKind(Instruction &Copy, ElementKind K) {
                                       Type::getInt32Ty(C), unsigned(K)))));
 }
 
+void recordCopiedKindOf(Instruction &Copy, const CallBase &Source) {
+  if (ElementKind K = copiedElementKind(Source); K != ElementKind::Unknown)
+    recordCopiedKind(Copy, K);
+}
+
 ElementKind copiedElementKind(const CallBase &Call) {
   if (MDNode *Recorded = Call.getMetadata(CopiedKindKind))
     return ElementKind(

@@ -35,6 +35,10 @@ ElementKind copiedElementKind(const llvm::CallBase &Call);
 /// reallocated through), or the stack slots and parameters a step function
 /// moves into its record. copiedElementKind returns it.
 void recordCopiedKind(llvm::Instruction &Copy, ElementKind K);
+/// Records on \p Copy the kind of data \p Source (a realloc, or a runtime
+/// call standing for one) copies, where that is known: an unknown kind is
+/// left for copiedElementKind to find from \p Copy's own uses.
+void recordCopiedKindOf(llvm::Instruction &Copy, const llvm::CallBase &Source);
 
 /// Marks a load or store whose type is exactly the type of the data it
 /// moves: an argument or result passed through a step function's record,

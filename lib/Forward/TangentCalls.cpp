@@ -91,7 +91,7 @@ Value *TangentGenerator::tangentRealloc(IRBuilder<> &B, CallBase &Call,
                                         Value *Old) {
   CallInst *Twin = B.CreateCall(D.abi().tangentRealloc(),
                                 {Old, primal(Call.getArgOperand(1))});
-  recordCopiedKind(*Twin, copiedElementKind(Call));
+  recordCopiedKindOf(*Twin, Call);
   return Twin;
 }
 
@@ -323,6 +323,9 @@ void TangentGenerator::tangentMemTransfer(CallBase &Call) {
       if (W > 1)
         for (unsigned Operand : {0, 1})
           Copy->removeParamAttr(Operand, Attribute::Alignment);
+      // What the copy moves, for reverse mode over this code (nested
+      // differentiation), which sees only tangent pointers.
+      recordCopiedKindOf(*Copy, Call);
       B.Insert(Copy);
     } else if (Pointers) {
       Value *Size = B.CreateZExtOrTrunc(Bytes, B.getInt64Ty());

@@ -51,7 +51,7 @@ void reallocateTangentsByCopying(Function &F, RuntimeABI &ABI) {
     Value *Held = B.CreateCall(ABI.tangentArenaUsableSize(), {Old});
     Value *Kept = B.CreateBinaryIntrinsic(Intrinsic::umin, Held, Bytes);
     CallInst *Copy = B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), Kept);
-    recordCopiedKind(*Copy, copiedElementKind(*Call));
+    recordCopiedKindOf(*Copy, *Call);
     B.CreateCall(ABI.tangentFree(), {Old});
     New->setDebugLoc(Call->getDebugLoc());
     New->takeName(Call);
@@ -79,8 +79,7 @@ void reallocateByCopying(Function &F, RuntimeABI &ABI) {
     Value *Held = B.CreateCall(ABI.arenaUsableSize(), {Old});
     Value *Kept = B.CreateBinaryIntrinsic(Intrinsic::umin, Held, Bytes);
     CallInst *Copy = B.CreateMemCpy(New, MaybeAlign(), Old, MaybeAlign(), Kept);
-    if (ElementKind K = copiedElementKind(*Call); K != ElementKind::Unknown)
-      recordCopiedKind(*Copy, K);
+    recordCopiedKindOf(*Copy, *Call);
     B.CreateCall(Free, {Old});
     New->setDebugLoc(Call->getDebugLoc());
     New->takeName(Call);

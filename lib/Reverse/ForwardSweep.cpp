@@ -292,7 +292,7 @@ Value *GradientGenerator::reallocShadow(IRBuilder<> &B, CallBase &Call,
                                         Value *Old, Value *Bytes) {
   CallInst *Shadow =
       B.CreateCall(D.abi().shadowRealloc(), {fwdShadow(Old), Bytes});
-  recordCopiedKind(*Shadow, copiedElementKind(Call));
+  recordCopiedKindOf(*Shadow, Call);
   return Shadow;
 }
 

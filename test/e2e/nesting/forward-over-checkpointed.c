@@ -393,11 +393,21 @@ static void test_realloc(void) {
 static double PARAMS[3] = {0.75, -0.5, 1.25};
 static double *params = PARAMS;
 static double *current;
+static double copied[5];
+static double *copied_too = copied;
 static double through_pointers(const double *x) {
   double s = 0;
-  for (int k = 0; k < 60; k++)
+  for (int k = 0; k < 60; k++) {
+    /* Copies through the pointers, one within a global through a pointer
+     * to it: their tangent copies, which the checkpointed gradient of the
+     * tangent function sees through tangent pointers only, carry the kind
+     * of data they move. */
+    memmove(copied, params, 3 * sizeof(double));
+    memmove(copied + 2, current, 3 * sizeof(double));
+    memmove(copied, copied_too + 1, 3 * sizeof(double));
     for (int i = 0; i < 3; i++)
-      s += params[i] * x[i] * sin(current[(i + 1) % 3] + 0.01 * k);
+      s += copied[i] * x[i] * sin(copied[2 + (i + 1) % 3] + 0.01 * k);
+  }
   return s;
 }
 static void pointers_grad(const double *x, double *g, void *ctx) {
