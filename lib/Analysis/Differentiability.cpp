@@ -142,9 +142,14 @@ DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
   case NestedRuntime::ShadowUpdate:
   case NestedRuntime::CopyAdjoint:
   case NestedRuntime::DeferFree:
-    return std::nullopt;
   case NestedRuntime::ShadowRealloc:
   case NestedRuntime::ReallocAdjoint:
+  case NestedRuntime::SinkOf:
+  case NestedRuntime::SinkFill:
+  case NestedRuntime::TangentAlloc:
+  case NestedRuntime::TangentFree:
+  case NestedRuntime::TangentRealloc:
+  case NestedRuntime::TangentBegin:
     return std::nullopt;
   case NestedRuntime::OverGradient:
     return std::string(
@@ -158,9 +163,6 @@ DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
     return std::string(
         "differentiating a forward-mode derivative of a checkpointed "
         "gradient (a third level over reverse mode) is not supported yet");
-  case NestedRuntime::SinkOf:
-  case NestedRuntime::SinkFill:
-    return std::nullopt;
   case NestedRuntime::NestedSinkOf:
   case NestedRuntime::NestedSinkFill:
     if (!Forward)
@@ -170,13 +172,6 @@ DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
         "keeps tangents of memory without derivatives (pointers to constant "
         "data beside pointers with tangents, such as an accessor's result) "
         "is not supported yet");
-  case NestedRuntime::TangentAlloc:
-  case NestedRuntime::TangentFree:
-    return std::nullopt;
-  case NestedRuntime::TangentRealloc:
-    return std::nullopt;
-  case NestedRuntime::TangentBegin:
-    return std::nullopt;
   }
   llvm_unreachable("unknown runtime call");
 }

@@ -201,13 +201,12 @@ bool Differentiator::refuseNestedCalls(const DiffSignature &Sig) {
             Known->second = &I;
         }
   for (auto &[Why, At] : Refusals) {
-    std::pair<std::string, std::string> Key{displayName(*Sig.Fn), Why};
     if (!At->getDebugLoc()) {
       Unlocated.push_back({At, Sig.Fn, Why});
       continue;
     }
     reportUnsupported(*At, *Sig.Fn, Why);
-    RefusedAtLines.insert(Key);
+    RefusedAtLines.insert({displayName(*Sig.Fn), Why});
   }
   return !Refusals.empty();
 }
@@ -532,10 +531,10 @@ Differentiator::ShadowBinding Differentiator::bindNestedShadowGlobals(
     IRBuilder<> &B, const GradientRequest &R, ShadowBinding SB) {
   unsigned Level = R.Sig.Level;
   SmallVector<Value *, 4> DupArgs = dupArguments(R);
-  bool HoldsPointers =
-      any_of(namedShadowedGlobals(*R.Sig.Fn), [](GlobalVariable *G) {
-        return carriesPointer(G->getValueType());
-      });
+  SmallSetVector<GlobalVariable *, 4> Named = namedShadowedGlobals(*R.Sig.Fn);
+  bool HoldsPointers = any_of(Named, [](GlobalVariable *G) {
+    return carriesPointer(G->getValueType());
+  });
   // The globals those pointers may reach get shadow globals first, so that
   // they are zeroed too.
   if (HoldsPointers && ShadowGlobalTables.empty()) {
@@ -543,13 +542,13 @@ Differentiator::ShadowBinding Differentiator::bindNestedShadowGlobals(
     shadowInitializerTargets();
   }
   zeroShadowGlobals(B, Level, /*Lane=*/0);
-  SmallVector<Constant *, 4> Named;
-  for (GlobalVariable *G : namedShadowedGlobals(*R.Sig.Fn))
-    Named.push_back(shadowGlobalEntry(G, /*Lane=*/0, Level));
   if (!HoldsPointers) {
     if (Named.empty() || DupArgs.empty())
       return SB;
-    Value *Table = tableOf(Named);
+    SmallVector<Constant *, 4> Entries;
+    for (GlobalVariable *G : Named)
+      Entries.push_back(shadowGlobalEntry(G, /*Lane=*/0, Level));
+    Value *Table = tableOf(Entries);
     B.CreateCall(ABI.checkNestedDupArgs(), {Table, tableSize(B, Table),
                                             stackArray(B, DupArgs, "dup.args"),
                                             B.getInt64(DupArgs.size())});

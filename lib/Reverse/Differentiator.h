@@ -94,11 +94,8 @@ public:
   /// uses by name shares its shadow global, and pointers the program stored
   /// in globals before the call get the shadows of what they point to.
   /// A nested request (one inside code another request differentiates)
-  /// binds nothing, since the outer derivative could not differentiate the
-  /// runtime's binding: its round's shadow globals are zeroed, and the
-  /// runtime checks that no dup argument points into a global (which the
-  /// binding would have tied to its shadow global). Its function reaches no
-  /// global holding pointers (the marker pass checked).
+  /// binds only what the outer derivative can follow
+  /// (bindNestedShadowGlobals).
   ShadowBinding bindShadowGlobals(llvm::IRBuilder<> &B,
                                   const GradientRequest &R);
   /// Nested differentiation: after an inner derivative's binding call
