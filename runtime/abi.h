@@ -425,6 +425,11 @@ void __capsule_tangent_arena_free(void *shadow);
 // them into a new one).
 uint64_t __capsule_tangent_arena_usable_size(const void *shadow);
 
+// The polygamma function of order n (digamma for 0) of x, NaN at the poles
+// (0, -1, ...) and for orders above 100: the derivative rules of lgamma,
+// tgamma and of itself (lib/Reverse/DerivativeRules.cpp) call it.
+double __capsule_polygamma(int n, double x);
+
 // Forward mode over a gradient (lib/Forward, Hessian-vector products). The
 // outer call differentiates the inner gradient's generated code, whose tape
 // records and shadows are its primal memory: every tape chunk gets a twin

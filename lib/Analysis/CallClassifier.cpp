@@ -21,6 +21,20 @@ static std::optional<MathOp> mathIntrinsic(Intrinsic::ID ID) {
     return MathOp::Cos;
   case Intrinsic::tan:
     return MathOp::Tan;
+  case Intrinsic::asin:
+    return MathOp::Asin;
+  case Intrinsic::acos:
+    return MathOp::Acos;
+  case Intrinsic::atan:
+    return MathOp::Atan;
+  case Intrinsic::sinh:
+    return MathOp::Sinh;
+  case Intrinsic::cosh:
+    return MathOp::Cosh;
+  case Intrinsic::tanh:
+    return MathOp::Tanh;
+  case Intrinsic::exp10:
+    return MathOp::Exp10;
   case Intrinsic::exp:
     return MathOp::Exp;
   case Intrinsic::exp2:
@@ -63,6 +77,10 @@ static std::optional<MathOp> mathIntrinsic(Intrinsic::ID ID) {
   case Intrinsic::roundeven:
   case Intrinsic::rint:
   case Intrinsic::nearbyint:
+  case Intrinsic::lround:
+  case Intrinsic::llround:
+  case Intrinsic::lrint:
+  case Intrinsic::llrint:
     return MathOp::Piecewise;
   default:
     return std::nullopt;
@@ -72,42 +90,74 @@ static std::optional<MathOp> mathIntrinsic(Intrinsic::ID ID) {
 /// libm functions by their double-precision name; the float variant is the
 /// same name with an `f` suffix.
 static std::optional<MathOp> mathLibcall(StringRef Name) {
-  static const StringMap<MathOp> Table = {{"sin", MathOp::Sin},
-                                          {"cos", MathOp::Cos},
-                                          {"tan", MathOp::Tan},
-                                          {"asin", MathOp::Asin},
-                                          {"acos", MathOp::Acos},
-                                          {"atan", MathOp::Atan},
-                                          {"atan2", MathOp::Atan2},
-                                          {"sinh", MathOp::Sinh},
-                                          {"cosh", MathOp::Cosh},
-                                          {"tanh", MathOp::Tanh},
-                                          {"exp", MathOp::Exp},
-                                          {"exp2", MathOp::Exp2},
-                                          {"expm1", MathOp::Expm1},
-                                          {"log", MathOp::Log},
-                                          {"log2", MathOp::Log2},
-                                          {"log10", MathOp::Log10},
-                                          {"log1p", MathOp::Log1p},
-                                          {"sqrt", MathOp::Sqrt},
-                                          {"cbrt", MathOp::Cbrt},
-                                          {"pow", MathOp::Pow},
-                                          {"hypot", MathOp::Hypot},
-                                          {"fabs", MathOp::Fabs},
-                                          {"fmin", MathOp::Fmin},
-                                          {"fmax", MathOp::Fmax},
-                                          {"copysign", MathOp::Copysign},
-                                          {"fmod", MathOp::Fmod},
-                                          {"fma", MathOp::Fma},
-                                          {"erf", MathOp::Erf},
-                                          {"ldexp", MathOp::Ldexp},
-                                          {"floor", MathOp::Piecewise},
-                                          {"ceil", MathOp::Piecewise},
-                                          {"trunc", MathOp::Piecewise},
-                                          {"round", MathOp::Piecewise},
-                                          {"rint", MathOp::Piecewise},
-                                          {"nearbyint", MathOp::Piecewise},
-                                          {"roundeven", MathOp::Piecewise}};
+  static const StringMap<MathOp> Table = {
+      {"sin", MathOp::Sin},
+      {"cos", MathOp::Cos},
+      {"tan", MathOp::Tan},
+      {"asin", MathOp::Asin},
+      {"acos", MathOp::Acos},
+      {"atan", MathOp::Atan},
+      {"atan2", MathOp::Atan2},
+      {"sinh", MathOp::Sinh},
+      {"cosh", MathOp::Cosh},
+      {"tanh", MathOp::Tanh},
+      {"asinh", MathOp::Asinh},
+      {"acosh", MathOp::Acosh},
+      {"atanh", MathOp::Atanh},
+      {"exp", MathOp::Exp},
+      {"exp2", MathOp::Exp2},
+      {"exp10", MathOp::Exp10},
+      {"expm1", MathOp::Expm1},
+      {"log", MathOp::Log},
+      {"log2", MathOp::Log2},
+      {"log10", MathOp::Log10},
+      {"log1p", MathOp::Log1p},
+      {"sqrt", MathOp::Sqrt},
+      {"cbrt", MathOp::Cbrt},
+      {"pow", MathOp::Pow},
+      {"hypot", MathOp::Hypot},
+      {"fabs", MathOp::Fabs},
+      {"fmin", MathOp::Fmin},
+      {"fmax", MathOp::Fmax},
+      {"fdim", MathOp::Fdim},
+      {"copysign", MathOp::Copysign},
+      {"fmod", MathOp::Fmod},
+      {"remainder", MathOp::Remainder},
+      // After LibmPointerOutputs.h gave the quotient a slot of its own.
+      {"remquo", MathOp::Remainder},
+      {"fma", MathOp::Fma},
+      {"erf", MathOp::Erf},
+      {"erfc", MathOp::Erfc},
+      {"tgamma", MathOp::Tgamma},
+      {"lgamma", MathOp::Lgamma},
+      {"lgamma_r", MathOp::Lgamma},
+      {"lgammaf_r", MathOp::Lgamma},
+      {"__capsule_polygamma", MathOp::Polygamma},
+      {"ldexp", MathOp::Ldexp},
+      {"scalbn", MathOp::Ldexp},
+      {"scalbln", MathOp::Ldexp},
+      {"frexp", MathOp::Frexp},
+      {"modf", MathOp::Identity},
+      {"nextafter", MathOp::Identity},
+      {"j0", MathOp::BesselJ0},
+      {"j1", MathOp::BesselJ1},
+      {"y0", MathOp::BesselY0},
+      {"y1", MathOp::BesselY1},
+      {"jn", MathOp::BesselJn},
+      {"yn", MathOp::BesselYn},
+      {"floor", MathOp::Piecewise},
+      {"ceil", MathOp::Piecewise},
+      {"trunc", MathOp::Piecewise},
+      {"round", MathOp::Piecewise},
+      {"rint", MathOp::Piecewise},
+      {"nearbyint", MathOp::Piecewise},
+      {"roundeven", MathOp::Piecewise},
+      {"logb", MathOp::Piecewise},
+      {"ilogb", MathOp::Piecewise},
+      {"lround", MathOp::Piecewise},
+      {"llround", MathOp::Piecewise},
+      {"lrint", MathOp::Piecewise},
+      {"llrint", MathOp::Piecewise}};
   auto It = Table.find(Name);
   if (It != Table.end())
     return It->second;

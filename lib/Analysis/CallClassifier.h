@@ -47,10 +47,27 @@ enum class MathOp {
   Fmod,
   Fma,
   FMulAdd,
-  Identity,
+  Identity, ///< derivative 1 in argument 0 (nextafter, modf: only there)
   Piecewise,
   Erf,
-  Ldexp
+  Ldexp,
+  Asinh,
+  Acosh,
+  Atanh,
+  Erfc,
+  Exp10,
+  Tgamma,
+  Lgamma,
+  Polygamma, ///< __capsule_polygamma(n, x): n-th derivative of digamma
+  Fdim,
+  Remainder, ///< remainder and remquo: x - n y, n the nearest integer to x/y
+  Frexp,     ///< the mantissa x 2^-e
+  BesselJ0,
+  BesselJ1,
+  BesselY0,
+  BesselY1,
+  BesselJn, ///< jn(n, x)
+  BesselYn  ///< yn(n, x)
 };
 
 enum class CalleeKind {

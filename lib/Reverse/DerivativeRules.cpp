@@ -36,19 +36,30 @@ public:
   Value *intrinsic(Intrinsic::ID ID, ArrayRef<Value *> Args) {
     return B.CreateIntrinsic(ID, {Ty}, Args);
   }
-  /// A libm function without an LLVM intrinsic (sinh, cosh): double or
-  /// float variant by type. Marked as having no memory effects, so the
-  /// optimizer may hoist or combine it like an intrinsic.
+  /// A libm function without an LLVM intrinsic (sinh, cosh, j0): double or
+  /// float variant by type, once per lane of a vector. Marked as having no
+  /// memory effects, so the optimizer may hoist or combine it like an
+  /// intrinsic.
   Value *libm(StringRef DoubleName, Value *A) {
-    Module *M = B.GetInsertBlock()->getModule();
-    std::string Name = DoubleName.str();
-    if (Ty->getScalarType()->isFloatTy())
-      Name += "f";
-    FunctionCallee F = M->getOrInsertFunction(Name, Ty, Ty);
-    CallInst *Call = B.CreateCall(F, {A});
-    Call->setDoesNotAccessMemory();
-    Call->setDoesNotThrow();
-    return Call;
+    return libmCall(DoubleName, {}, A);
+  }
+  /// jn(n, x) and yn(n, x).
+  Value *libmOfOrder(StringRef DoubleName, Value *N, Value *A) {
+    return libmCall(DoubleName, N, A);
+  }
+  Value *order(int N) { return B.getInt32(N); }
+  /// The polygamma function of order \p N (an i32): digamma for 0, computed
+  /// in double by the runtime. Its own rule is polygamma of the next order,
+  /// so every level of nested differentiation finds one.
+  Value *polygamma(Value *N, Value *A) {
+    return perLane(A, [&](Value *Lane) {
+      Module *M = B.GetInsertBlock()->getModule();
+      Type *Double = B.getDoubleTy();
+      FunctionCallee F = M->getOrInsertFunction("__capsule_polygamma", Double,
+                                                B.getInt32Ty(), Double);
+      Value *Wide = B.CreateFPExt(Lane, Double);
+      return B.CreateFPTrunc(pureCall(F, {N, Wide}), Lane->getType());
+    });
   }
   Value *select(Value *Cond, Value *A, Value *C) {
     return B.CreateSelect(Cond, A, C);
@@ -59,8 +70,42 @@ public:
 
   IRBuilder<> &B;
   const PrimalOperands &P;
+
   Value *D;
   Type *Ty;
+
+private:
+  Value *libmCall(StringRef DoubleName, Value *Order, Value *A) {
+    return perLane(A, [&](Value *Lane) {
+      Type *ElemTy = Lane->getType();
+      std::string Name = DoubleName.str();
+      if (ElemTy->isFloatTy())
+        Name += "f";
+      Module *M = B.GetInsertBlock()->getModule();
+      if (!Order)
+        return pureCall(M->getOrInsertFunction(Name, ElemTy, ElemTy), {Lane});
+      FunctionCallee F =
+          M->getOrInsertFunction(Name, ElemTy, B.getInt32Ty(), ElemTy);
+      return pureCall(F, {Order, Lane});
+    });
+  }
+  Value *pureCall(FunctionCallee F, ArrayRef<Value *> Args) {
+    CallInst *Call = B.CreateCall(F, Args);
+    Call->setDoesNotAccessMemory();
+    Call->setDoesNotThrow();
+    return Call;
+  }
+  /// \p Scalar applied to each lane of \p A (to \p A itself if scalar).
+  Value *perLane(Value *A, function_ref<Value *(Value *)> Scalar) {
+    auto *VTy = dyn_cast<FixedVectorType>(A->getType());
+    if (!VTy)
+      return Scalar(A);
+    Value *Result = PoisonValue::get(VTy);
+    for (unsigned I = 0; I < VTy->getNumElements(); ++I)
+      Result = B.CreateInsertElement(Result,
+                                     Scalar(B.CreateExtractElement(A, I)), I);
+    return Result;
+  }
 };
 
 /// Contribution to the first argument of a one-argument function.
@@ -112,6 +157,41 @@ Value *unaryAdjoint(RuleEmitter &E, MathOp Op) {
     Value *Gauss = E.intrinsic(Intrinsic::exp, {E.neg(E.sq(E.x()))});
     return E.mul(D, E.mul(Gauss, E.c(numbers::inv_sqrtpi * 2)));
   }
+  case MathOp::Asinh:
+    return E.div(D, E.intrinsic(Intrinsic::sqrt, {E.add(E.sq(E.x()), E.c(1))}));
+  case MathOp::Acosh: // sqrt(x - 1) sqrt(x + 1): x^2 - 1 would cancel near 1
+    return E.div(D,
+                 E.mul(E.intrinsic(Intrinsic::sqrt, {E.sub(E.x(), E.c(1))}),
+                       E.intrinsic(Intrinsic::sqrt, {E.add(E.x(), E.c(1))})));
+  case MathOp::Atanh:
+    return E.div(D, E.sub(E.c(1), E.sq(E.x())));
+  case MathOp::Erfc: {
+    Value *Gauss = E.intrinsic(Intrinsic::exp, {E.neg(E.sq(E.x()))});
+    return E.mul(D, E.mul(Gauss, E.c(-numbers::inv_sqrtpi * 2)));
+  }
+  case MathOp::Exp10:
+    return E.mul(E.mul(D, E.r()), E.c(numbers::ln10));
+  case MathOp::Tgamma:
+    return E.mul(D, E.mul(E.r(), E.polygamma(E.order(0), E.x())));
+  case MathOp::Lgamma:
+    return E.mul(D, E.polygamma(E.order(0), E.x()));
+  case MathOp::Frexp: {
+    // The mantissa is x 2^-e, so its slope r / x is exact; at 0 (e = 0) 1.
+    Value *IsZero = E.B.CreateFCmpOEQ(E.x(), E.zero());
+    return E.mul(D, E.select(IsZero, E.c(1), E.div(E.r(), E.x())));
+  }
+  case MathOp::BesselJ0:
+    return E.neg(E.mul(D, E.libm("j1", E.x())));
+  case MathOp::BesselY0:
+    return E.neg(E.mul(D, E.libm("y1", E.x())));
+  case MathOp::BesselJ1: // (J0 - J2) / 2, also at 0 where J1(x) / x is not
+    return E.mul(
+        D, E.mul(E.c(0.5), E.sub(E.libm("j0", E.x()),
+                                 E.libmOfOrder("jn", E.order(2), E.x()))));
+  case MathOp::BesselY1:
+    return E.mul(
+        D, E.mul(E.c(0.5), E.sub(E.libm("y0", E.x()),
+                                 E.libmOfOrder("yn", E.order(2), E.x()))));
   case MathOp::Identity:
     return D;
   default:
@@ -161,11 +241,55 @@ SmallVector<Value *, 3> mathAdjoints(IRBuilder<> &B, MathOp Op,
     }
     return Adj;
   }
-  case MathOp::Ldexp: {
+  case MathOp::Ldexp: { // ldexp, scalbn, scalbln: x 2^n
     if (Want(0)) {
-      Value *N = E.P.Arg(1);
+      // scalbln's long exponent, clamped where every result saturates.
+      Value *N = B.CreateSExtOrTrunc(
+          B.CreateBinaryIntrinsic(
+              Intrinsic::smax,
+              B.CreateBinaryIntrinsic(
+                  Intrinsic::smin, E.P.Arg(1),
+                  ConstantInt::get(E.P.Arg(1)->getType(), 4096)),
+              ConstantInt::get(E.P.Arg(1)->getType(), -4096)),
+          B.getInt32Ty());
       Adj[0] =
-          B.CreateIntrinsic(Intrinsic::ldexp, {E.Ty, N->getType()}, {D, N});
+          B.CreateIntrinsic(Intrinsic::ldexp, {E.Ty, B.getInt32Ty()}, {D, N});
+    }
+    return Adj;
+  }
+  case MathOp::Polygamma: { // __capsule_polygamma(n, x)
+    if (Want(1)) {
+      Value *Next = B.CreateAdd(E.P.Arg(0), E.order(1));
+      Adj[1] = E.mul(D, E.polygamma(Next, E.P.Arg(1)));
+    }
+    return Adj;
+  }
+  case MathOp::BesselJn:
+  case MathOp::BesselYn: { // (Z[n-1] - Z[n+1]) / 2
+    if (Want(1)) {
+      StringRef Name = Op == MathOp::BesselJn ? "jn" : "yn";
+      Value *N = E.P.Arg(0), *X = E.P.Arg(1);
+      Value *Below = E.libmOfOrder(Name, B.CreateSub(N, E.order(1)), X);
+      Value *Above = E.libmOfOrder(Name, B.CreateAdd(N, E.order(1)), X);
+      Adj[1] = E.mul(D, E.mul(E.c(0.5), E.sub(Below, Above)));
+    }
+    return Adj;
+  }
+  case MathOp::Fdim: { // x - y where x > y, else +0
+    Value *Above = B.CreateFCmpOGT(E.x(), E.y());
+    if (Want(0))
+      Adj[0] = E.select(Above, D, E.noAdjoint());
+    if (Want(1))
+      Adj[1] = E.select(Above, E.neg(D), E.noAdjoint());
+    return Adj;
+  }
+  case MathOp::Remainder: { // x - n y, n = x / y rounded to nearest, even
+    if (Want(0))
+      Adj[0] = D;
+    if (Want(1)) {
+      Value *N = E.intrinsic(Intrinsic::roundeven,
+                             {E.div(E.sub(E.x(), E.r()), E.y())});
+      Adj[1] = E.neg(E.mul(D, N));
     }
     return Adj;
   }

@@ -25,7 +25,6 @@
 //===----------------------------------------------------------------------===//
 #include "Reverse/GradientGenerator.h"
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/Analysis/MemoryLocation.h"
@@ -130,20 +129,14 @@ Value *GradientGenerator::hoistedValue(Loop *L, Value *V, unsigned Kind) {
 }
 
 /// libm functions are modelled as writing memory because they may set
-/// errno (lgamma also signgam), integers no floating-point load reads.
+/// errno (lgamma also signgam), integers no floating-point load reads. Those
+/// with pointer arguments (modf, frexp) write the slots LibmPointerOutputs.h
+/// gave them, which the program reads.
 static bool writesOnlyErrno(const Instruction &I) {
   auto *Call = dyn_cast<CallBase>(&I);
-  if (!Call)
-    return false;
-  if (classifyCall(*Call).Kind == CalleeKind::Math)
-    return true;
-  Function *F = Call->getCalledFunction();
-  return F && F->isDeclaration() &&
-         StringSwitch<bool>(F->getName())
-             .Cases("lgamma", "lgammaf", "tgamma", "tgammaf", "erfc", "erfcf",
-                    true)
-             .Cases("fmod", "fmodf", true)
-             .Default(false);
+  return Call && classifyCall(*Call).Kind == CalleeKind::Math &&
+         none_of(Call->args(),
+                 [](const Use &U) { return U->getType()->isPointerTy(); });
 }
 
 /// The object \p W writes (stores, memset/memcpy destinations, free), if

@@ -3,6 +3,7 @@
 
 #include "Analysis/CallClassifier.h"
 #include "Analysis/MemoryKinds.h"
+#include "Support/LibmPointerOutputs.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -194,6 +195,7 @@ Function *prepareForDifferentiation(Function &F) {
   P->removeFnAttr(Attribute::NoInline);
   lowerInvokes(*P);
   devirtualizeKnownLibraryCalls(*P);
+  separateLibmPointerOutputs(*P);
   removeUnreachableBlocks(*P);
   unifyReturns(*P);
   promoteStackSlots(*P);

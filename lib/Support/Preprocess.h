@@ -13,6 +13,7 @@ namespace capsule {
 /// invokes lowered to calls (exceptions must not unwind through
 /// differentiated code), indirect calls that may reach a library function
 /// with a rule (libm through a function pointer) given a direct call of it,
+/// libm results written through pointers separated (LibmPointerOutputs.h),
 /// unreachable blocks removed, a single return block,
 /// promotable stack slots in SSA form (so -O0 code is not taped through
 /// memory), and integer copies of doubles, floats and pointers retyped from

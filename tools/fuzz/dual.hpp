@@ -142,12 +142,16 @@ FUZZ_COMPARE(!=)
   X(sqrt, Sqrt)                                                                \
   X(cbrt, Cbrt)                                                                \
   X(fabs, Fabs)                                                                \
-  X(floor, Floor)
+  X(floor, Floor)                                                              \
+  X(asinh, Asinh)                                                              \
+  X(atanh, Atanh)                                                              \
+  X(erfc, Erfc)                                                                \
+  X(exp10, Exp10)
 
 // The elementary functions: on double the C library's, on dual numbers the
 // chain rule over the scalar type's.
 #define FUZZ_ON_DOUBLE(Lower, Upper)                                           \
-  inline double Upper(double a) { return std::Lower(a); }
+  inline double Upper(double a) { return ::Lower(a); }
 FUZZ_UNARY(FUZZ_ON_DOUBLE)
 #undef FUZZ_ON_DOUBLE
 inline double Pow(double a, double e) { return std::pow(a, e); }
@@ -194,6 +198,19 @@ template <class S, int W> D<S, W> Fabs(D<S, W> a) {
 }
 template <class S, int W> D<S, W> Floor(D<S, W> a) {
   return D<S, W>(Floor(value(a)));
+}
+template <class S, int W> D<S, W> Asinh(D<S, W> a) {
+  return chain(a, Asinh(a.v), 1.0 / Sqrt(a.v * a.v + 1.0));
+}
+template <class S, int W> D<S, W> Atanh(D<S, W> a) {
+  return chain(a, Atanh(a.v), 1.0 / (1.0 - a.v * a.v));
+}
+template <class S, int W> D<S, W> Erfc(D<S, W> a) {
+  return chain(a, Erfc(a.v), -1.1283791670955126 * Exp(-(a.v * a.v)));
+}
+template <class S, int W> D<S, W> Exp10(D<S, W> a) {
+  S e = Exp10(a.v);
+  return chain(a, e, 2.302585092994046 * e);
 }
 template <class S, int W> D<S, W> Pow(D<S, W> a, double e) {
   return chain(a, Pow(a.v, e), e * Pow(a.v, e - 1.0));

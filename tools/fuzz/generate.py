@@ -21,7 +21,8 @@ import random
 
 from program import Case, Function, Stmt
 
-PRELUDE = r"""#include <math.h>
+PRELUDE = r"""#define _GNU_SOURCE /* exp10 */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,7 +147,8 @@ class Scope:
              "exp(sin(%s))", "exp(0.5 * tanh(%s))", "log(1.5 + sin(%s))",
              "log(1.0 + sq(%s))", "sqrt(1.0 + sq(%s))", "fabs(%s)",
              "cbrt(2.5 + sin(%s))", "pow(1.5 + sin(%s), 1.7)",
-             "pow(%s, 2.0)", "sq(%s)", "floor(%s)", "-(%s)"]
+             "pow(%s, 2.0)", "sq(%s)", "floor(%s)", "-(%s)", "asinh(%s)",
+             "erfc(0.5 * %s)", "atanh(0.5 * tanh(%s))", "exp10(0.2 * sin(%s))"]
     BINARY = ["(%s + %s)", "(%s - %s)", "(%s * %s)",
               "(%s / (1.5 + sq(%s)))", "(%s / (2.0 + sin(%s)))",
               "fmin(%s, %s)", "fmax(%s, %s)", "hypot(%s, 1.0 + sq(%s))",
