@@ -145,6 +145,32 @@ static std::optional<MathOp> mathLibcall(StringRef Name) {
       {"y1", MathOp::BesselY1},
       {"jn", MathOp::BesselJn},
       {"yn", MathOp::BesselYn},
+      {"__muldc3", MathOp::CMul},
+      {"__mulsc3", MathOp::CMul},
+      {"__divdc3", MathOp::CDiv},
+      {"__divsc3", MathOp::CDiv},
+      {"cexp", MathOp::CExp},
+      {"clog", MathOp::CLog},
+      {"csqrt", MathOp::CSqrt},
+      {"cpow", MathOp::CPow},
+      {"csin", MathOp::CSin},
+      {"ccos", MathOp::CCos},
+      {"ctan", MathOp::CTan},
+      {"csinh", MathOp::CSinh},
+      {"ccosh", MathOp::CCosh},
+      {"ctanh", MathOp::CTanh},
+      {"casin", MathOp::CAsin},
+      {"cacos", MathOp::CAcos},
+      {"catan", MathOp::CAtan},
+      {"casinh", MathOp::CAsinh},
+      {"cacosh", MathOp::CAcosh},
+      {"catanh", MathOp::CAtanh},
+      {"cproj", MathOp::CProj},
+      {"conj", MathOp::Conj},
+      {"cabs", MathOp::CAbs},
+      {"carg", MathOp::CArg},
+      {"creal", MathOp::CReal},
+      {"cimag", MathOp::CImag},
       {"floor", MathOp::Piecewise},
       {"ceil", MathOp::Piecewise},
       {"trunc", MathOp::Piecewise},
@@ -167,6 +193,26 @@ static std::optional<MathOp> mathLibcall(StringRef Name) {
       return It->second;
   }
   return std::nullopt;
+}
+
+bool isComplexOp(MathOp Op) { return Op >= MathOp::CMul; }
+
+/// A complex function's parameters and result as the x86-64 ABI passes
+/// them: floating-point scalars, {T, T} or <2 x T>. Anything else (a complex
+/// long double, another target's sret) is not known.
+static bool hasComplexSignature(FunctionType &FT) {
+  auto Fits = [](Type *T) {
+    if (T->isFloatTy() || T->isDoubleTy())
+      return true;
+    if (auto *V = dyn_cast<FixedVectorType>(T))
+      return V->getNumElements() == 2 && V->getElementType()->isFloatTy();
+    auto *S = dyn_cast<StructType>(T);
+    return S && S->getNumElements() == 2 &&
+           S->getElementType(0) == S->getElementType(1) &&
+           S->getElementType(0)->isDoubleTy();
+  };
+  return !FT.isVarArg() && Fits(FT.getReturnType()) &&
+         all_of(FT.params(), Fits);
 }
 
 static std::optional<CalleeKind> memoryIntrinsic(Intrinsic::ID ID) {
@@ -345,7 +391,8 @@ CalleeInfo classifyFunction(Function &Fn) {
             MathOp::Identity, F};
   StringRef Name = F->getName();
   if (std::optional<MathOp> Op = mathLibcall(Name))
-    return {CalleeKind::Math, *Op, F};
+    if (!isComplexOp(*Op) || hasComplexSignature(*F->getFunctionType()))
+      return {CalleeKind::Math, *Op, F};
   if (std::optional<CalleeKind> Kind = allocationFunction(Name))
     return {*Kind, MathOp::Identity, F};
   // Random numbers, clocks and input: what they return and write does not

@@ -67,8 +67,38 @@ enum class MathOp {
   BesselY0,
   BesselY1,
   BesselJn, ///< jn(n, x)
-  BesselYn  ///< yn(n, x)
+  BesselYn, ///< yn(n, x)
+  // Complex functions (Reverse/ComplexRules.h): complex arguments and
+  // results in the x86-64 ABI's form, a double complex as two doubles or a
+  // {double, double}, a float complex as a <2 x float>.
+  CMul, ///< __muldc3, __mulsc3: the multiplication C's operator calls
+  CDiv, ///< __divdc3, __divsc3
+  CExp,
+  CLog,
+  CSqrt,
+  CPow,
+  CSin,
+  CCos,
+  CTan,
+  CSinh,
+  CCosh,
+  CTanh,
+  CAsin,
+  CAcos,
+  CAtan,
+  CAsinh,
+  CAcosh,
+  CAtanh,
+  CProj,
+  Conj,
+  CAbs,  ///< real result
+  CArg,  ///< real result
+  CReal, ///< real result
+  CImag  ///< real result
 };
+
+/// Whether \p Op is one of the complex functions.
+bool isComplexOp(MathOp Op);
 
 enum class CalleeKind {
   Math,         ///< elementary function with a derivative rule

@@ -11,6 +11,7 @@
 
 #include "Analysis/MemoryKinds.h"
 #include "Forward/Lanes.h"
+#include "Reverse/ComplexRules.h"
 #include "Reverse/DerivativeRules.h"
 #include "Support/GeneratedCode.h"
 #include "Support/IndirectDispatch.h"
@@ -213,6 +214,8 @@ void TangentGenerator::tangentGradientRuntime(CallBase &Call,
 /// vector mode, the rule's partial derivative (the seed 1) scales every
 /// lane.
 void TangentGenerator::tangentMath(CallBase &Call, MathOp Op) {
+  if (isComplexOp(Op))
+    return tangentComplexMath(Call, Op);
   IRBuilder<> B = after(Call);
   unsigned N = Call.arg_size();
   auto Arg = [&](unsigned K) { return primal(Call.getArgOperand(K)); };
@@ -234,6 +237,46 @@ void TangentGenerator::tangentMath(CallBase &Call, MathOp Op) {
       Tangent = Tangent ? B.CreateFAdd(Tangent, Part) : Part;
   }
   setTwin(&Call, Tangent);
+}
+
+/// The tangent of the result's scalar j is the sum over the arguments'
+/// scalars k of d result_j / d argument_k times argument k's tangent (in
+/// every lane).
+void TangentGenerator::tangentComplexMath(CallBase &Call, MathOp Op) {
+  IRBuilder<> B = after(Call);
+  SmallVector<Value *, 4> Args, Tangents;
+  for (Value *Arg : Call.args()) {
+    SmallVector<Value *, 2> Parts =
+        complexParts(B, primal(Arg), Arg->getType());
+    append_range(Args, Parts);
+    Value *Twin = twin(Arg);
+    if (Twin && carriesFloat(Twin->getType()))
+      append_range(Tangents, complexParts(B, Twin, Arg->getType()));
+    else
+      Tangents.append(Parts.size(), nullptr);
+  }
+  if (all_of(Tangents, [](Value *T) { return !T; }))
+    return setTwin(&Call, nullptr);
+  // Not null: vector mode refuses a float complex (a <2 x float>) before
+  // (whyNotInVectorMode).
+  Type *TwinTy = laneType(Call.getType(), W);
+  ComplexPartials Partials = complexPartials(B, Op, Args, [&] {
+    return complexParts(B, primal(&Call), Call.getType());
+  });
+  SmallVector<Value *, 2> Result;
+  for (unsigned J = 0; J < Partials.front().size(); ++J) {
+    Value *Sum = nullptr;
+    for (unsigned K = 0; K < Args.size(); ++K) {
+      if (!Tangents[K])
+        continue;
+      Value *Term = B.CreateFMul(splatLanes(B, Partials[K][J], W), Tangents[K]);
+      Sum = Sum ? B.CreateFAdd(Sum, Term) : Term;
+    }
+    Result.push_back(
+        Sum ? Sum
+            : Constant::getNullValue(laneType(Args.front()->getType(), W)));
+  }
+  setTwin(&Call, fromComplexParts(B, Call.getType(), TwinTy, Result));
 }
 
 void TangentGenerator::tangentDifferentiatedCall(CallBase &Call) {

@@ -58,6 +58,7 @@ private:
   // ---- Calls (TangentCalls.cpp) ----
   void tangentCall(llvm::CallBase &Call);
   void tangentMath(llvm::CallBase &Call, MathOp Op);
+  void tangentComplexMath(llvm::CallBase &Call, MathOp Op);
   void tangentDifferentiatedCall(llvm::CallBase &Call);
   void tangentMemTransfer(llvm::CallBase &Call);
   void tangentAllocation(llvm::CallBase &Call, CalleeKind Kind);

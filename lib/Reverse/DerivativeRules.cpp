@@ -7,6 +7,7 @@
 #include "Reverse/DerivativeRules.h"
 
 #include "Analysis/Signature.h"
+#include "Reverse/ScalarEmitter.h"
 
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
@@ -18,94 +19,19 @@ namespace capsule {
 
 namespace {
 
-class RuleEmitter {
+/// A rule's view of the call: its operands, its result and the adjoint (or,
+/// in forward mode, the seed) of its result.
+class RuleEmitter : public ScalarEmitter {
 public:
   RuleEmitter(IRBuilder<> &B, const PrimalOperands &P, Value *D)
-      : B(B), P(P), D(D), Ty(D->getType()) {}
+      : ScalarEmitter(B, D->getType()), P(P), D(D) {}
 
   Value *x() { return P.Arg(0); }
   Value *y() { return P.Arg(1); }
   Value *r() { return P.Result(); }
-  Value *c(double V) { return ConstantFP::get(Ty, V); }
-  Value *mul(Value *A, Value *C) { return B.CreateFMul(A, C); }
-  Value *div(Value *A, Value *C) { return B.CreateFDiv(A, C); }
-  Value *add(Value *A, Value *C) { return B.CreateFAdd(A, C); }
-  Value *sub(Value *A, Value *C) { return B.CreateFSub(A, C); }
-  Value *neg(Value *A) { return B.CreateFNeg(A); }
-  Value *sq(Value *A) { return mul(A, A); }
-  Value *intrinsic(Intrinsic::ID ID, ArrayRef<Value *> Args) {
-    return B.CreateIntrinsic(ID, {Ty}, Args);
-  }
-  /// A libm function without an LLVM intrinsic (sinh, cosh, j0): double or
-  /// float variant by type, once per lane of a vector. Marked as having no
-  /// memory effects, so the optimizer may hoist or combine it like an
-  /// intrinsic.
-  Value *libm(StringRef DoubleName, Value *A) {
-    return libmCall(DoubleName, {}, A);
-  }
-  /// jn(n, x) and yn(n, x).
-  Value *libmOfOrder(StringRef DoubleName, Value *N, Value *A) {
-    return libmCall(DoubleName, N, A);
-  }
-  Value *order(int N) { return B.getInt32(N); }
-  /// The polygamma function of order \p N (an i32): digamma for 0, computed
-  /// in double by the runtime. Its own rule is polygamma of the next order,
-  /// so every level of nested differentiation finds one.
-  Value *polygamma(Value *N, Value *A) {
-    return perLane(A, [&](Value *Lane) {
-      Module *M = B.GetInsertBlock()->getModule();
-      Type *Double = B.getDoubleTy();
-      FunctionCallee F = M->getOrInsertFunction("__capsule_polygamma", Double,
-                                                B.getInt32Ty(), Double);
-      Value *Wide = B.CreateFPExt(Lane, Double);
-      return B.CreateFPTrunc(pureCall(F, {N, Wide}), Lane->getType());
-    });
-  }
-  Value *select(Value *Cond, Value *A, Value *C) {
-    return B.CreateSelect(Cond, A, C);
-  }
-  Value *zero() { return Constant::getNullValue(Ty); }
-  /// A contribution of nothing (see zeroAdjoint).
-  Value *noAdjoint() { return zeroAdjoint(Ty); }
 
-  IRBuilder<> &B;
   const PrimalOperands &P;
-
   Value *D;
-  Type *Ty;
-
-private:
-  Value *libmCall(StringRef DoubleName, Value *Order, Value *A) {
-    return perLane(A, [&](Value *Lane) {
-      Type *ElemTy = Lane->getType();
-      std::string Name = DoubleName.str();
-      if (ElemTy->isFloatTy())
-        Name += "f";
-      Module *M = B.GetInsertBlock()->getModule();
-      if (!Order)
-        return pureCall(M->getOrInsertFunction(Name, ElemTy, ElemTy), {Lane});
-      FunctionCallee F =
-          M->getOrInsertFunction(Name, ElemTy, B.getInt32Ty(), ElemTy);
-      return pureCall(F, {Order, Lane});
-    });
-  }
-  Value *pureCall(FunctionCallee F, ArrayRef<Value *> Args) {
-    CallInst *Call = B.CreateCall(F, Args);
-    Call->setDoesNotAccessMemory();
-    Call->setDoesNotThrow();
-    return Call;
-  }
-  /// \p Scalar applied to each lane of \p A (to \p A itself if scalar).
-  Value *perLane(Value *A, function_ref<Value *(Value *)> Scalar) {
-    auto *VTy = dyn_cast<FixedVectorType>(A->getType());
-    if (!VTy)
-      return Scalar(A);
-    Value *Result = PoisonValue::get(VTy);
-    for (unsigned I = 0; I < VTy->getNumElements(); ++I)
-      Result = B.CreateInsertElement(Result,
-                                     Scalar(B.CreateExtractElement(A, I)), I);
-    return Result;
-  }
 };
 
 /// Contribution to the first argument of a one-argument function.

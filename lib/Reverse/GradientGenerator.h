@@ -146,6 +146,7 @@ private:
   void reverseIntegerStore(llvm::StoreInst &SI);
   void reverseCall(llvm::CallBase &Call);
   void reverseMath(llvm::CallBase &Call, MathOp Op);
+  void reverseComplexMath(llvm::CallBase &Call, MathOp Op);
   void reverseDifferentiatedCall(llvm::CallBase &Call);
   llvm::Value *reallocShadow(llvm::IRBuilder<> &B, llvm::CallBase &Call,
                              llvm::Value *Old, llvm::Value *Bytes);

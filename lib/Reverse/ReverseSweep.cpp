@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "Analysis/MemoryKinds.h"
 #include "Reverse/ByValShadows.h"
+#include "Reverse/ComplexRules.h"
 #include "Reverse/DerivativeRules.h"
 #include "Reverse/GradientGenerator.h"
 #include "Support/Diagnostics.h"
@@ -533,6 +534,8 @@ void GradientGenerator::reverseLibraryOutputs(CallBase &Call) {
 }
 
 void GradientGenerator::reverseMath(CallBase &Call, MathOp Op) {
+  if (isComplexOp(Op))
+    return reverseComplexMath(Call, Op);
   Value *Adj = takeAdjoint(&Call);
   if (!Adj)
     return;
@@ -546,6 +549,43 @@ void GradientGenerator::reverseMath(CallBase &Call, MathOp Op) {
       mathAdjoints(RB, Op, N, Wanted, PrimalOperands{Arg, Result}, Adj);
   for (unsigned I = 0; I < N; ++I)
     addAdjoint(Call.getArgOperand(I), Adjs[I]);
+}
+
+/// Argument k's adjoint gains the sum over the result's scalars j of
+/// adjoint_j * d result_j / d argument_k, scalar by scalar.
+void GradientGenerator::reverseComplexMath(CallBase &Call, MathOp Op) {
+  Value *Adj = takeAdjoint(&Call);
+  if (!Adj)
+    return;
+  SmallVector<Value *, 4> Args;
+  SmallVector<unsigned, 4> PartsOfArg;
+  for (Value *Arg : Call.args()) {
+    SmallVector<Value *, 2> Parts =
+        complexParts(RB, primal(Arg), Arg->getType());
+    PartsOfArg.push_back(Parts.size());
+    append_range(Args, Parts);
+  }
+  ComplexPartials Partials = complexPartials(RB, Op, Args, [&] {
+    return complexParts(RB, primal(&Call), Call.getType());
+  });
+  SmallVector<Value *, 2> ResultAdjoints =
+      complexParts(RB, Adj, Call.getType());
+  unsigned K = 0;
+  for (unsigned I = 0; I < Call.arg_size(); ++I) {
+    Value *Arg = Call.getArgOperand(I);
+    SmallVector<Value *, 2> Contributions;
+    for (unsigned Part = 0; Part < PartsOfArg[I]; ++Part, ++K) {
+      Value *Sum = nullptr;
+      for (unsigned J = 0; J < ResultAdjoints.size(); ++J) {
+        Value *Term = RB.CreateFMul(ResultAdjoints[J], Partials[K][J]);
+        Sum = Sum ? RB.CreateFAdd(Sum, Term) : Term;
+      }
+      Contributions.push_back(Sum);
+    }
+    if (AI.isActive(Arg))
+      addAdjoint(Arg, fromComplexParts(RB, Arg->getType(), Arg->getType(),
+                                       Contributions));
+  }
 }
 
 void GradientGenerator::checkHandedPointer(Instruction &Where, Value *V) {
