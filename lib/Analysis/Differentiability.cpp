@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Operator.h"
 
 using namespace llvm;
@@ -53,22 +54,50 @@ DifferentiabilityChecks::untrackedAccess(const Instruction &I) const {
          "integer, or an unknown function)";
 }
 
+/// Whether the \p Bytes bytes at \p Ptr are exactly what a copy of
+/// floating-point data wrote (a double memcpy'd into an int64_t at -O0):
+/// the copy's destination is \p Ptr's object at the same offset, and its
+/// source holds floats or doubles.
+static bool copiedFromFloatData(const Value *Ptr, uint64_t Bytes,
+                                const DataLayout &DL) {
+  APInt Offset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  const Value *Base = Ptr->stripAndAccumulateConstantOffsets(DL, Offset, true);
+  for (const User *U : Base->users()) {
+    auto *Copy = dyn_cast<MemTransferInst>(U);
+    auto *Len = Copy ? dyn_cast<ConstantInt>(Copy->getLength()) : nullptr;
+    if (!Len || Len->getZExtValue() != Bytes || Offset != 0 ||
+        Copy->getRawDest()->stripPointerCasts() != Base)
+      continue;
+    const Value *Src = Copy->getRawSource();
+    ElementKind K = pointeeKind(Src);
+    if (K == ElementKind::Unknown)
+      K = kindAtAddress(Src, Bytes, DL);
+    if (K == ElementKind::F64 || K == ElementKind::F32)
+      return true;
+  }
+  return false;
+}
+
 bool DifferentiabilityChecks::readsFloatBitsAsNumber(const LoadInst &LI) const {
   Type *T = LI.getType();
   const Value *Ptr = LI.getPointerOperand();
-  if ((!T->isIntegerTy(32) && !T->isIntegerTy(64)) || !AI.hasShadow(Ptr))
+  unsigned Width = T->getScalarSizeInBits();
+  if (!T->isIntOrIntVectorTy() || (Width != 32 && Width != 64) ||
+      !AI.hasShadow(Ptr))
     return false;
   if (all_of(LI.users(), [&](const User *U) {
         auto *SI = dyn_cast<StoreInst>(U);
         return SI && SI->getValueOperand() == &LI;
       }))
     return false;
+  uint64_t Bytes = DL.getTypeStoreSize(T);
   ElementKind K = declaredAccessKind(LI);
   if (K == ElementKind::Unknown)
-    K = kindAtOffset(Ptr, DL.getTypeStoreSize(T), DL);
+    K = kindAtOffset(Ptr, Bytes, DL);
   if (K == ElementKind::Unknown)
-    K = kindAtAddress(Ptr, DL.getTypeStoreSize(T), DL);
-  return K == ElementKind::F64 || K == ElementKind::F32;
+    K = kindAtAddress(Ptr, Bytes, DL);
+  return K == ElementKind::F64 || K == ElementKind::F32 ||
+         copiedFromFloatData(Ptr, Bytes, DL);
 }
 
 std::optional<std::string>

@@ -38,9 +38,10 @@ public:
   }
   /// A load or store of floating-point data through an untracked pointer.
   std::optional<std::string> untrackedAccess(const llvm::Instruction &I) const;
-  /// A 32- or 64-bit integer load of memory with derivatives that holds
-  /// floats or doubles, whose value is computed with rather than only
-  /// copied.
+  /// A load of 32- or 64-bit integers (or a vector of them) from memory
+  /// with derivatives that holds floats or doubles (by its types, or as the
+  /// destination of a copy of them), whose value is computed with rather
+  /// than only copied.
   bool readsFloatBitsAsNumber(const llvm::LoadInst &LI) const;
   /// A pointer handed across a call boundary (an argument of a
   /// differentiated callee, or the returned value) without a shadow and of

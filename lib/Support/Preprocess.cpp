@@ -4,6 +4,7 @@
 #include "Analysis/CallClassifier.h"
 #include "Analysis/MemoryKinds.h"
 #include "Support/LibmPointerOutputs.h"
+#include "Support/SignBitMasks.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -29,6 +30,32 @@ static void lowerInvokes(Function &F) {
       Invokes.push_back(II);
   for (InvokeInst *II : Invokes)
     changeToCall(II);
+}
+
+/// Functions that must be inlined (the SIMD intrinsics' wrappers in clang's
+/// headers) are inlined at -O0 only after Capsule runs; inlined first, the
+/// bits of a double they pass around as an integer vector (__m128i) stay in
+/// one function, where the copy can be seen for what it is.
+static void inlineAlwaysInlineCalls(Function &F) {
+  SmallVector<CallBase *, 8> Work;
+  auto Collect = [&](Instruction &I) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (Callee && Callee != &F && !Callee->isDeclaration() &&
+        Callee->hasFnAttribute(Attribute::AlwaysInline))
+      Work.push_back(Call);
+  };
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      Collect(I);
+  while (!Work.empty()) {
+    CallBase *Call = Work.pop_back_val();
+    InlineFunctionInfo IFI;
+    if (!InlineFunction(*Call, IFI).isSuccess())
+      continue;
+    for (CallBase *Inlined : IFI.InlinedCallSites)
+      Collect(*Inlined);
+  }
 }
 
 /// Gives the function a single return block, so that the reverse sweep has
@@ -78,13 +105,36 @@ static void promoteStackSlots(Function &F) {
 }
 
 /// A use of an integer load that only moves its bits: storing it, or
-/// reading them back as a float of the same size (`bitcast i64 to double`,
-/// what optimization leaves of a double copied through an int64_t).
+/// reading them back as floating point of the same size (`bitcast i64 to
+/// double`, what optimization leaves of a double copied through an int64_t;
+/// `bitcast <2 x i64> to <2 x double>`, of SIMD code loading doubles as
+/// __m128i).
 static bool movesBits(const Use &U) {
   if (auto *SI = dyn_cast<StoreInst>(U.getUser()))
     return U.getOperandNo() == 0 && !SI->isVolatile();
   auto *Cast = dyn_cast<BitCastInst>(U.getUser());
-  return Cast && Cast->getType()->isFloatingPointTy();
+  return Cast && Cast->getType()->isFPOrFPVectorTy();
+}
+
+/// The type \p LI is retyped to: the floating-point type its bits are read
+/// back as, or \p Kind's scalar type (a vector of them for a vector load).
+static Type *retypedLoadType(LoadInst &LI, ElementKind Kind) {
+  Type *ReadAs = nullptr;
+  for (const User *U : LI.users())
+    if (isa<BitCastInst>(U)) {
+      if (ReadAs && ReadAs != U->getType())
+        return nullptr;
+      ReadAs = U->getType();
+    }
+  if (ReadAs)
+    return ReadAs;
+  Type *T = scalarTypeOf(Kind, LI.getContext());
+  auto *VTy = dyn_cast<FixedVectorType>(LI.getType());
+  if (!T || !VTy)
+    return T;
+  const DataLayout &DL = LI.getDataLayout();
+  uint64_t Bytes = DL.getTypeStoreSize(VTy), Each = DL.getTypeStoreSize(T);
+  return Bytes % Each ? nullptr : FixedVectorType::get(T, Bytes / Each);
 }
 
 /// What integer copy \p LI (a load whose uses all move its bits) moves,
@@ -100,8 +150,9 @@ static ElementKind copyKindFromMemory(LoadInst &LI) {
     if (auto *SI = dyn_cast<StoreInst>(U))
       Kinds.push_back(pointeeKind(SI->getPointerOperand()));
     else
-      Kinds.push_back(U->getType()->isDoubleTy() ? ElementKind::F64
-                                                 : ElementKind::F32);
+      Kinds.push_back(U->getType()->getScalarType()->isDoubleTy()
+                          ? ElementKind::F64
+                          : ElementKind::F32);
   if (all_equal(Kinds))
     return Kinds.front();
   ElementKind Float = ElementKind::Unknown;
@@ -127,7 +178,7 @@ static void retypeIntegerCopies(Function &F) {
   for (BasicBlock &BB : F)
     for (Instruction &I : BB)
       if (auto *LI = dyn_cast<LoadInst>(&I))
-        if (LI->getType()->isIntegerTy() && !LI->use_empty() &&
+        if (LI->getType()->isIntOrIntVectorTy() && !LI->use_empty() &&
             all_of(LI->uses(), movesBits))
           Loads.push_back(LI);
   for (LoadInst *LI : Loads) {
@@ -140,7 +191,7 @@ static void retypeIntegerCopies(Function &F) {
         ReadAsFloat ? ElementKind::Unknown : declaredAccessKind(*LI);
     if (Kind == ElementKind::Unknown)
       Kind = copyKindFromMemory(*LI);
-    Type *T = scalarTypeOf(Kind, F.getContext());
+    Type *T = retypedLoadType(*LI, Kind);
     if (!T || DL.getTypeStoreSize(T) != DL.getTypeStoreSize(LI->getType()))
       continue;
     IRBuilder<> B(LI);
@@ -194,11 +245,13 @@ Function *prepareForDifferentiation(Function &F) {
   P->removeFnAttr(Attribute::OptimizeNone);
   P->removeFnAttr(Attribute::NoInline);
   lowerInvokes(*P);
+  inlineAlwaysInlineCalls(*P);
   devirtualizeKnownLibraryCalls(*P);
   separateLibmPointerOutputs(*P);
   removeUnreachableBlocks(*P);
   unifyReturns(*P);
   promoteStackSlots(*P);
+  rewriteSignBitMasks(*P);
   retypeIntegerCopies(*P);
   simplifyLoops(*P);
   return P;

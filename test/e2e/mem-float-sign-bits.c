@@ -1,0 +1,105 @@
+// SIMD code that works on doubles' bits: absolute value, negation and negative absolute value by masking the sign bit (_mm_andnot_pd, _mm_xor_pd, _mm_or_pd with -0.0, as Eigen's pabs and pnegate do; -O2 turns them into integer and/xor/or between bitcasts or integer loads), doubles loaded and stored as __m128i and cast back; and, with -DSCALAR_BITS at -O1 and above, a scalar absolute value by clearing the sign bit of a double memcpy'd into an integer (at -O0 that is refused: errors/float-bits-as-integer.c). Gradients and tangents against finite differences; the masks are rewritten into fabs and fneg, so the derivative does not vanish with the bits.
+// RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
+// RUN: %clang -O1 -g -DSCALAR_BITS %capsule_cflags %s -o %t1 %capsule_ldflags -lm && %t1
+// RUN: %clang -O2 -g -DSCALAR_BITS %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
+// RUN: %clang -O3 -g -DSCALAR_BITS %capsule_cflags %s -o %t3 %capsule_ldflags -lm && %t3
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g -DSCALAR_BITS %capsule_cflags -- %capsule_ldflags -lm
+#include <emmintrin.h>
+#include <stdint.h>
+#include <string.h>
+#include <capsule/capsule.h>
+#include "include/check.h"
+
+void __capsule_autodiff_v(void *, ...);
+
+#define N 6
+
+/* Weighted sums of |x|, -x and -|x| over pairs of doubles. */
+static double sign_masks(const double *x) {
+  const __m128d sign = _mm_set1_pd(-0.0);
+  __m128d abs_sum = _mm_setzero_pd(), neg_sum = _mm_setzero_pd(),
+          nabs_sum = _mm_setzero_pd();
+  for (int i = 0; i + 1 < N; i += 2) {
+    __m128d v = _mm_loadu_pd(x + i);
+    __m128d sq = _mm_mul_pd(v, v);
+    abs_sum = _mm_add_pd(abs_sum, _mm_mul_pd(_mm_andnot_pd(sign, v), sq));
+    neg_sum = _mm_add_pd(neg_sum, _mm_xor_pd(v, sign));
+    nabs_sum = _mm_add_pd(nabs_sum, _mm_or_pd(sign, _mm_mul_pd(v, sq)));
+  }
+  double o[6];
+  _mm_storeu_pd(o, abs_sum);
+  _mm_storeu_pd(o + 2, neg_sum);
+  _mm_storeu_pd(o + 4, nabs_sum);
+  return o[0] + 2 * o[1] + 3 * o[2] * o[0] + o[3] + 0.5 * o[4] * o[5];
+}
+static double sign_masks_fd(double *x, void *ctx) {
+  (void)ctx;
+  return sign_masks(x);
+}
+
+/* Doubles moved as __m128i: loaded, stored into a local array of doubles,
+ * and cast back. */
+static double integer_vectors(const double *x) {
+  double copy[N];
+  for (int i = 0; i + 1 < N; i += 2) {
+    __m128i bits = _mm_loadu_si128((const __m128i *)(x + i));
+    _mm_storeu_si128((__m128i *)(copy + i), bits);
+  }
+  __m128d a = _mm_castsi128_pd(_mm_loadu_si128((const __m128i *)copy));
+  a = _mm_mul_pd(a, _mm_loadu_pd(copy + 2));
+  double o[2];
+  _mm_storeu_pd(o, a);
+  return o[0] + 2 * o[1] + copy[4] * copy[5];
+}
+static double integer_vectors_fd(double *x, void *ctx) {
+  (void)ctx;
+  return integer_vectors(x);
+}
+
+#ifdef SCALAR_BITS
+static double scalar_bits(const double *x) {
+  double s = 0;
+  for (int i = 0; i < N; i++) {
+    uint64_t u;
+    memcpy(&u, &x[i], sizeof u);
+    u &= 0x7fffffffffffffffULL;
+    double a;
+    memcpy(&a, &u, sizeof a);
+    s += a * (i + 1) * x[i];
+  }
+  return s;
+}
+static double scalar_bits_fd(double *x, void *ctx) {
+  (void)ctx;
+  return scalar_bits(x);
+}
+#endif
+
+/* Gradient and tangents of F at x (a macro: a marker names its function). */
+#define CHECK_MODES(F, x)                                                      \
+  do {                                                                         \
+    double dx[N] = {0}, xs[N];                                                 \
+    memcpy(xs, x, sizeof xs);                                                  \
+    __capsule_autodiff_v((void *)F, capsule_dup, xs, dx);                      \
+    check_grad_fd(#F, dx, F##_fd, 0, x, N);                                    \
+    for (int i = 0; i < N; i++) {                                              \
+      double t[N] = {0};                                                       \
+      t[i] = 1;                                                                \
+      memcpy(xs, x, sizeof xs);                                                \
+      check_close(#F " tangent",                                               \
+                  __capsule_fwddiff((void *)F, capsule_dup, xs, t),            \
+                  check_fd_partial(F##_fd, 0, x, N, i), CHECK_FD_RTOL,         \
+                  CHECK_FD_ATOL);                                              \
+    }                                                                          \
+  } while (0)
+
+int main(void) {
+  /* Signs mixed, so that |x| and -|x| differ from x and -x. */
+  double x[N] = {0.7, -1.3, 2.1, -0.4, -0.9, 1.6};
+  CHECK_MODES(sign_masks, x);
+  CHECK_MODES(integer_vectors, x);
+#ifdef SCALAR_BITS
+  CHECK_MODES(scalar_bits, x);
+#endif
+  return check_report();
+}
