@@ -12,6 +12,7 @@ packages=(
   libbenchmark-dev           # bench/
   python3 python3-psutil     # lit, and its per-test timeout
   gnuplot-nox                # plots of examples/paper-fig8/sweep.py
+  libeigen3-dev              # tests of C++ code using Eigen
 )
 
 installed() {

@@ -275,10 +275,29 @@ static std::optional<CalleeKind> allocationFunction(StringRef Name) {
       .Default(std::nullopt);
 }
 
+/// Members of libstdc++ that touch no floating-point data the program
+/// differentiates: writing to an output stream (std::cout << x prints x),
+/// char strings and their allocator, the hash tables' rehash policy
+/// (integers), and the guards of function-local statics and the
+/// registration of their destructors.
+static bool isCxxLibraryWithoutFloatingPoint(StringRef Name) {
+  return Name.starts_with("_ZNSo") ||                  // std::ostream::
+         Name.starts_with("_ZSt16__ostream_insert") || // << of a C string
+         Name.starts_with("_ZStlsISt11char_traitsIcEE") ||
+         Name.starts_with("_ZNSt8ios_base") ||
+         Name.starts_with("_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcE") ||
+         Name.starts_with("_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcE") ||
+         Name.starts_with("_ZNSaIcE") ||
+         Name.starts_with("_ZNKSt8__detail20_Prime_rehash_policy") ||
+         Name.starts_with("__cxa_guard_") || Name == "__cxa_atexit";
+}
+
 /// External functions whose effects never carry derivatives: output,
 /// streams, string inspection, termination and C++ exception machinery.
 static bool hasNoDerivative(StringRef Name) {
   if (Name.starts_with("_ZSt") && Name.contains("__throw_"))
+    return true;
+  if (isCxxLibraryWithoutFloatingPoint(Name))
     return true;
   return StringSwitch<bool>(Name)
       .Cases("printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs", true)
@@ -313,6 +332,12 @@ static bool hasNoDerivative(StringRef Name) {
       .Cases("__cxa_throw", "__cxa_allocate_exception", "__cxa_begin_catch",
              "__cxa_end_catch", "__cxa_rethrow", "_ZSt9terminatev", true)
       .Default(false);
+}
+
+bool returnsMemoryWithoutDerivatives(const CallBase &Call) {
+  const Function *F = Call.getCalledFunction();
+  return F && F->isDeclaration() &&
+         isCxxLibraryWithoutFloatingPoint(F->getName());
 }
 
 std::optional<NestedRuntime> nestedRuntimeCall(const CallBase &Call) {

@@ -124,6 +124,11 @@ struct CalleeInfo {
 };
 
 CalleeInfo classifyCall(const llvm::CallBase &Call);
+
+/// Whether \p Call is to a library function whose pointer result points to
+/// data that is never floating point (a std::string's characters, an output
+/// stream).
+bool returnsMemoryWithoutDerivatives(const llvm::CallBase &Call);
 /// What a direct call of \p F means.
 CalleeInfo classifyFunction(llvm::Function &F);
 

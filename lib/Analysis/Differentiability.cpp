@@ -32,6 +32,9 @@ bool DifferentiabilityChecks::knownWithoutDerivative(const Value *Ptr) const {
     else if (auto *G = dyn_cast<GlobalVariable>(V)) {
       if (constantHasShadow(G))
         return false;
+    } else if (auto *Call = dyn_cast<CallBase>(V)) {
+      if (!returnsMemoryWithoutDerivatives(*Call))
+        return false;
     } else if (!isa<Argument>(V) && !isa<Function>(V)) {
       return false;
     }
@@ -98,6 +101,48 @@ bool DifferentiabilityChecks::readsFloatBitsAsNumber(const LoadInst &LI) const {
     K = kindAtAddress(Ptr, Bytes, DL);
   return K == ElementKind::F64 || K == ElementKind::F32 ||
          copiedFromFloatData(Ptr, Bytes, DL);
+}
+
+/// Whether integer \p Bits are computed from integers loaded out of memory
+/// with derivatives that may hold floating-point data (not known to hold
+/// integers), through integer operations, lane moves, phis and selects.
+bool DifferentiabilityChecks::bitsOfShadowedData(const Value *Bits) const {
+  SmallVector<const Value *, 8> Work{Bits};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second || !V->getType()->isIntOrIntVectorTy())
+      continue;
+    if (auto *LI = dyn_cast<LoadInst>(V)) {
+      const Value *Ptr = LI->getPointerOperand();
+      uint64_t Bytes = DL.getTypeStoreSize(LI->getType());
+      ElementKind K = declaredAccessKind(*LI);
+      if (K == ElementKind::Unknown)
+        K = kindAtOffset(Ptr, Bytes, DL);
+      if (K == ElementKind::Unknown)
+        K = kindAtAddress(Ptr, Bytes, DL);
+      if (AI.hasShadow(Ptr) && K != ElementKind::Integer)
+        return true;
+      continue;
+    }
+    if (isa<BinaryOperator, ShuffleVectorInst, InsertElementInst,
+            ExtractElementInst, PHINode, SelectInst, FreezeInst, CastInst>(V))
+      for (const Use &Op : cast<User>(V)->operands())
+        Work.push_back(Op);
+  }
+  return false;
+}
+
+std::optional<std::string>
+DifferentiabilityChecks::floatFromBits(const Instruction &I) const {
+  auto *Cast = dyn_cast<BitCastInst>(&I);
+  if (!Cast || !Cast->getType()->isFPOrFPVectorTy() ||
+      !Cast->getSrcTy()->isIntOrIntVectorTy() ||
+      !bitsOfShadowedData(Cast->getOperand(0)))
+    return std::nullopt;
+  return "floating-point value made from integer bits of memory that has "
+         "derivatives (SIMD integer operations on doubles' bits); its "
+         "derivative would be lost";
 }
 
 std::optional<std::string>

@@ -29,7 +29,9 @@ public:
 
   /// Where a pointer without a shadow comes from, when that is certain to
   /// be memory without derivatives: const arguments, constant globals,
-  /// null, and whatever is derived from them or loaded out of them.
+  /// null, the results of library functions whose data is never floating
+  /// point (a std::string's buffer), and whatever is derived from them or
+  /// loaded out of them.
   bool knownWithoutDerivative(const llvm::Value *Ptr) const;
   /// A pointer without a shadow whose memory may still carry derivatives
   /// (made from an integer, returned by a function without a body).
@@ -43,6 +45,10 @@ public:
   /// destination of a copy of them), whose value is computed with rather
   /// than only copied.
   bool readsFloatBitsAsNumber(const llvm::LoadInst &LI) const;
+  /// A bitcast to floating point of integer bits that may hold the
+  /// floating-point data of memory with derivatives (what
+  /// FloatBitOperations.h could not turn into floating-point operations).
+  std::optional<std::string> floatFromBits(const llvm::Instruction &I) const;
   /// A pointer handed across a call boundary (an argument of a
   /// differentiated callee, or the returned value) without a shadow and of
   /// unknown origin: it would arrive with a null shadow.
@@ -62,6 +68,8 @@ public:
                                                    bool Forward);
 
 private:
+  bool bitsOfShadowedData(const llvm::Value *Bits) const;
+
   const ActivityInfo &AI;
   const llvm::DataLayout &DL;
 };

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "Interrupt/JournalBarriers.h"
 #include "Reverse/GradientGenerator.h"
+#include "Support/RuntimeABI.h"
 
 using namespace llvm;
 
@@ -76,9 +77,9 @@ void GradientGenerator::storePointerShadow(IRBuilder<> &B, StoreInst &SI) {
   Value *Slot = pointerShadowSlot(B, fwdValue(Ptr), fwdShadow(Ptr));
   Type *Ty = SI.getValueOperand()->getType();
   emitJournalBarrier(B, D.abi(), Slot, B.getInt64(DL.getTypeStoreSize(Ty)),
-                     SI.getAlign());
-  B.CreateAlignedStore(fwdShadow(SI.getValueOperand()), Slot, SI.getAlign(),
-                       SI.isVolatile());
+                     shadowAlign(SI.getAlign()));
+  B.CreateAlignedStore(fwdShadow(SI.getValueOperand()), Slot,
+                       shadowAlign(SI.getAlign()), SI.isVolatile());
 }
 
 /// The adjoints of an arena block lie one region span above it.

@@ -12,6 +12,7 @@
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
 
+#include "Support/RuntimeABI.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/InstIterator.h"
@@ -231,6 +232,8 @@ bool TangentGenerator::checkSupported(Instruction &I) {
       !carriesFloat(I.getType()))
     return Refuse("floating-point value reinterpreted as bits; its "
                   "derivative would be lost");
+  if (std::optional<std::string> Why = Checks.floatFromBits(I))
+    return Refuse(*Why);
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *V = SI->getValueOperand();
     if (V->getType()->isPointerTy() && AI.hasShadow(SI->getPointerOperand()) &&
@@ -472,7 +475,7 @@ void TangentGenerator::tangentLoad(LoadInst &LI) {
     return;
   IRBuilder<> B = after(LI);
   setTwin(&LI,
-          loadLanes(B, Ty, Shadow, LI.getAlign(), W,
+          loadLanes(B, Ty, Shadow, shadowAlign(LI.getAlign()), W,
                     [&](Instruction &L, unsigned K) { tagLaneAccess(L, K); }));
 }
 
@@ -483,7 +486,7 @@ void TangentGenerator::tangentStore(StoreInst &SI) {
   IRBuilder<> B = after(SI);
   Value *V = SI.getValueOperand();
   Value *Twin = V->getType()->isPointerTy() ? twinOrSink(B, V) : twinOrZero(V);
-  storeLanes(B, V->getType(), Twin, Shadow, SI.getAlign(), W,
+  storeLanes(B, V->getType(), Twin, Shadow, shadowAlign(SI.getAlign()), W,
              [&](Instruction &S, unsigned K) { tagLaneAccess(S, K); });
 }
 

@@ -97,15 +97,22 @@ void recordCopyKinds(Function &F) {
       recordCopiedKind(*Copy, copiedElementKind(*Copy));
 }
 
-/// libm functions that write only through their pointer arguments: which
-/// arguments, and how many bytes each.
-static ArrayRef<std::pair<unsigned, unsigned>> libmOutputs(StringRef Name) {
+/// Library functions that write only through their pointer arguments, so
+/// that journaling those bytes makes them repeatable: libm's, and the hash
+/// tables' rehash policy of libstdc++ (its next resize threshold, a mutable
+/// member of the 16-byte policy object). Which arguments, and how many
+/// bytes each.
+static ArrayRef<std::pair<unsigned, unsigned>>
+journaledLibraryOutputs(StringRef Name) {
   static const std::pair<unsigned, unsigned> Second8[] = {{1, 8}},
                                              Second4[] = {{1, 4}},
                                              Third4[] = {{2, 4}},
                                              Both8[] = {{1, 8}, {2, 8}},
-                                             Both4[] = {{1, 4}, {2, 4}};
+                                             Both4[] = {{1, 4}, {2, 4}},
+                                             First16[] = {{0, 16}};
   return StringSwitch<ArrayRef<std::pair<unsigned, unsigned>>>(Name)
+      .Cases("_ZNKSt8__detail20_Prime_rehash_policy14_M_need_rehashEmmm",
+             "_ZNKSt8__detail20_Prime_rehash_policy11_M_next_bktEm", First16)
       .Case("modf", Second8)
       .Cases("modff", "frexp", "frexpf", "lgamma_r", "lgammaf_r", Second4)
       .Cases("remquo", "remquof", Third4)
@@ -166,7 +173,7 @@ private:
   void redirectAllocation(CallBase &Call, CalleeKind Kind);
   void redirectTangentBlock(CallBase &Call, NestedRuntime Kind);
   std::optional<CalleeKind> allocationKind(const CallBase &Call) const;
-  void journalLibmOutputs(CallBase &Call);
+  void journalLibraryOutputs(CallBase &Call);
   void chargeBlocks();
 
   Function &F;
@@ -300,15 +307,25 @@ bool Instrumenter::checkCall(CallBase &Call) {
                            "mode (__capsule_fwddiff) is");
     return false;
   }
-  // The runtime's own entry points, pure functions, libm functions whose
-  // writes are journaled, and calls that end the program (exit, abort, a
+  // A static's initialization happens once: re-executed from a capsule it
+  // would be skipped or, with its guard restored, done and registered for
+  // destruction twice.
+  if (Callee && Callee->getName() == "__cxa_guard_acquire") {
+    reportNotInterruptible(Call, Origin,
+                           "a function-local static initialized inside "
+                           "interruptible code is not supported; initialize "
+                           "it before (call the function once outside)");
+    return false;
+  }
+  // The runtime's own entry points, pure functions, library functions
+  // whose writes are journaled, and calls that end the program (exit, abort, a
   // failed assert) repeat nothing.
   if (Call.onlyReadsMemory() || Call.doesNotReturn() ||
       isa<IntrinsicInst>(Call) || allocationKind(Call) || isReplayedCall(Call))
     return true;
   if (Callee && (Callee->getName().starts_with("__capsule_") ||
                  isPureLibm(Callee->getName()) ||
-                 !libmOutputs(Callee->getName()).empty()))
+                 !journaledLibraryOutputs(Callee->getName()).empty()))
     return true;
   warnRepeatedEffect(Call, Origin,
                      "calls external function '" +
@@ -341,11 +358,11 @@ bool Instrumenter::checkStackSlot(AllocaInst &AI) {
   return true;
 }
 
-void Instrumenter::journalLibmOutputs(CallBase &Call) {
+void Instrumenter::journalLibraryOutputs(CallBase &Call) {
   Function *Callee = Call.getCalledFunction();
   if (!Callee || !Callee->isDeclaration())
     return;
-  for (auto [Arg, Bytes] : libmOutputs(Callee->getName())) {
+  for (auto [Arg, Bytes] : journaledLibraryOutputs(Callee->getName())) {
     IRBuilder<> B(&Call);
     emitJournalBarrier(B, ABI, Call.getArgOperand(Arg), B.getInt64(Bytes));
   }
@@ -409,7 +426,7 @@ bool Instrumenter::run() {
   for (auto [Call, Kind] : TangentBlocks)
     redirectTangentBlock(*Call, Kind);
   for (CallBase *Call : OtherCalls)
-    journalLibmOutputs(*Call);
+    journalLibraryOutputs(*Call);
   for (Instruction *I : Writes) {
     std::optional<Write> W = journaledWrite(*I);
     IRBuilder<> B(I);

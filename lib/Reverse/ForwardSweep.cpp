@@ -11,6 +11,7 @@
 #include "Reverse/GradientGenerator.h"
 #include "Support/GeneratedCode.h"
 
+#include "Support/RuntimeABI.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/AttributeMask.h"
@@ -107,8 +108,8 @@ void GradientGenerator::forwardInstruction(Instruction &I) {
       IRBuilder<> B(FwdI->getNextNode());
       if (Checkpointed)
         return storePointerShadow(B, *SI);
-      B.CreateAlignedStore(shadowOrSink(B, V), fwdShadow(Ptr), SI->getAlign(),
-                           SI->isVolatile());
+      B.CreateAlignedStore(shadowOrSink(B, V), fwdShadow(Ptr),
+                           shadowAlign(SI->getAlign()), SI->isVolatile());
     }
     return;
   }
@@ -172,7 +173,7 @@ void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {
     Value *Slot = Checkpointed
                       ? pointerShadowSlot(B, fwdValue(Ptr), fwdShadow(Ptr))
                       : fwdShadow(Ptr);
-    S = B.CreateAlignedLoad(LI->getType(), Slot, LI->getAlign(),
+    S = B.CreateAlignedLoad(LI->getType(), Slot, shadowAlign(LI->getAlign()),
                             LI->isVolatile());
     if (Checkpointed)
       S = sinkForNullShadows(B, FwdI, S);

@@ -19,6 +19,7 @@
 #include "Support/LibraryOutputs.h"
 #include "Support/MarkerCalls.h"
 
+#include "Support/RuntimeABI.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
@@ -270,6 +271,8 @@ void GradientGenerator::reverseInstruction(Instruction &I) {
       !carriesFloat(I.getType()))
     return unsupported(I, "floating-point value reinterpreted as bits; its "
                           "derivative would be lost");
+  if (std::optional<std::string> Why = Checks.floatFromBits(I))
+    return unsupported(I, *Why);
 
   if (AI.isActive(&I))
     unsupported(I, "no derivative rule for this instruction");
@@ -393,7 +396,7 @@ void GradientGenerator::reverseLoad(LoadInst &LI) {
   Value *Adj = takeAdjoint(&LI);
   if (!Adj)
     return;
-  addToShadowMemory(LI.getPointerOperand(), Adj, LI.getAlign());
+  addToShadowMemory(LI.getPointerOperand(), Adj, shadowAlign(LI.getAlign()));
 }
 
 void GradientGenerator::reverseStore(StoreInst &SI) {
@@ -407,9 +410,11 @@ void GradientGenerator::reverseStore(StoreInst &SI) {
   // The stored value overwrote whatever adjoint the location held: it moves
   // to the stored value, and the location starts from zero before the store.
   Value *ShadowPtr = shadow(Ptr);
-  LoadInst *Adj = RB.CreateAlignedLoad(V->getType(), ShadowPtr, SI.getAlign());
-  StoreInst *Zero = RB.CreateAlignedStore(Constant::getNullValue(V->getType()),
-                                          ShadowPtr, SI.getAlign());
+  LoadInst *Adj =
+      RB.CreateAlignedLoad(V->getType(), ShadowPtr, shadowAlign(SI.getAlign()));
+  StoreInst *Zero =
+      RB.CreateAlignedStore(Constant::getNullValue(V->getType()), ShadowPtr,
+                            shadowAlign(SI.getAlign()));
   noteMemoryAccess(Adj, Ptr);
   noteMemoryAccess(Zero, Ptr);
   addAdjoint(V, Adj);
@@ -425,7 +430,7 @@ void GradientGenerator::reverseIntegerStore(StoreInst &SI) {
   if (isa<Constant>(V)) {
     uint64_t Bytes = DL.getTypeStoreSize(V->getType());
     RB.CreateMemSet(shadow(SI.getPointerOperand()), RB.getInt8(0), Bytes,
-                    SI.getAlign());
+                    shadowAlign(SI.getAlign()));
     return;
   }
   // In a step function, arguments and results go through records.

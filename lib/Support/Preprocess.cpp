@@ -3,8 +3,9 @@
 
 #include "Analysis/CallClassifier.h"
 #include "Analysis/MemoryKinds.h"
+#include "Support/FloatBitOperations.h"
 #include "Support/LibmPointerOutputs.h"
-#include "Support/SignBitMasks.h"
+#include "Support/X86VectorOps.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -104,28 +105,39 @@ static void promoteStackSlots(Function &F) {
     PromoteMemToReg(Promotable, DT);
 }
 
+/// A cast of an integer load's bits back to what they hold: a float of the
+/// same size (`bitcast i64 to double`, what optimization leaves of a double
+/// copied through an int64_t; `bitcast <2 x i64> to <2 x double>`, of SIMD
+/// code loading doubles as __m128i), or a pointer (`inttoptr i64`, of a
+/// pointer field loaded as an integer).
+static bool readsBitsBack(const User *U) {
+  if (isa<IntToPtrInst>(U))
+    return !U->getType()->isVectorTy();
+  return isa<BitCastInst>(U) && U->getType()->isFPOrFPVectorTy();
+}
+
 /// A use of an integer load that only moves its bits: storing it, or
-/// reading them back as floating point of the same size (`bitcast i64 to
-/// double`, what optimization leaves of a double copied through an int64_t;
-/// `bitcast <2 x i64> to <2 x double>`, of SIMD code loading doubles as
-/// __m128i).
+/// reading them back (readsBitsBack).
 static bool movesBits(const Use &U) {
   if (auto *SI = dyn_cast<StoreInst>(U.getUser()))
     return U.getOperandNo() == 0 && !SI->isVolatile();
-  auto *Cast = dyn_cast<BitCastInst>(U.getUser());
-  return Cast && Cast->getType()->isFPOrFPVectorTy();
+  return readsBitsBack(U.getUser());
 }
 
-/// The type \p LI is retyped to: the floating-point type its bits are read
-/// back as, or \p Kind's scalar type (a vector of them for a vector load).
+/// The type \p LI is retyped to: the type its bits are read back as, or
+/// \p Kind's scalar type (a vector of them for a vector load).
 static Type *retypedLoadType(LoadInst &LI, ElementKind Kind) {
   Type *ReadAs = nullptr;
   for (const User *U : LI.users())
-    if (isa<BitCastInst>(U)) {
+    if (readsBitsBack(U)) {
       if (ReadAs && ReadAs != U->getType())
         return nullptr;
       ReadAs = U->getType();
     }
+  // A pointer only where the memory holds pointers: an integer that was a
+  // pointer (uintptr_t) has no shadow where the memory's shadow is.
+  if (ReadAs && ReadAs->isPointerTy())
+    return Kind == ElementKind::Pointer ? ReadAs : nullptr;
   if (ReadAs)
     return ReadAs;
   Type *T = scalarTypeOf(Kind, LI.getContext());
@@ -149,6 +161,8 @@ static ElementKind copyKindFromMemory(LoadInst &LI) {
   for (const User *U : LI.users())
     if (auto *SI = dyn_cast<StoreInst>(U))
       Kinds.push_back(pointeeKind(SI->getPointerOperand()));
+    else if (U->getType()->isPointerTy())
+      Kinds.push_back(ElementKind::Pointer);
     else
       Kinds.push_back(U->getType()->getScalarType()->isDoubleTy()
                           ? ElementKind::F64
@@ -167,11 +181,41 @@ static ElementKind copyKindFromMemory(LoadInst &LI) {
   return Float;
 }
 
+/// A store of a float's or a pointer's bits (`store i64 (ptrtoint p)`, how
+/// optimization may keep a reference in an expression object) stores the
+/// float or the pointer: the same bytes, and the shadow memory mirrors it.
+static void storeWithoutCasts(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  auto Uncastable = [&](const CastInst *Cast) {
+    Type *From = Cast->getSrcTy();
+    if (isa<BitCastInst>(Cast))
+      return From->isFPOrFPVectorTy();
+    return isa<PtrToIntInst>(Cast) && From->isPointerTy() &&
+           DL.getTypeStoreSize(Cast->getType()) == DL.getTypeStoreSize(From);
+  };
+  SmallVector<StoreInst *, 8> Stores;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *SI = dyn_cast<StoreInst>(&I))
+        if (auto *Cast = dyn_cast<CastInst>(SI->getValueOperand());
+            Cast && Uncastable(Cast))
+          Stores.push_back(SI);
+  for (StoreInst *SI : Stores) {
+    auto *Cast = cast<CastInst>(SI->getValueOperand());
+    SI->setOperand(0, Cast->getOperand(0));
+    // Left unused, a float's cast to bits would still read as its value
+    // reinterpreted as bits.
+    if (Cast->use_empty())
+      Cast->eraseFromParent();
+  }
+}
+
 /// Optimization turns small copies (memcpy of 8 bytes, struct assignment)
 /// into integer loads and stores. Where TBAA says the integers are really
 /// doubles, floats or pointers, the copy is retyped so that the sweeps see
-/// what it moves; so are copies whose bits are read back as a float. Integer
-/// copies left untyped are checked by the reverse sweep.
+/// what it moves; so are copies whose bits are read back as a float or, from
+/// memory holding pointers, as a pointer. Integer copies left untyped are
+/// checked by the reverse sweep.
 static void retypeIntegerCopies(Function &F) {
   const DataLayout &DL = F.getDataLayout();
   SmallVector<LoadInst *, 8> Loads;
@@ -182,13 +226,12 @@ static void retypeIntegerCopies(Function &F) {
             all_of(LI->uses(), movesBits))
           Loads.push_back(LI);
   for (LoadInst *LI : Loads) {
-    bool ReadAsFloat =
-        any_of(LI->users(), [](const User *U) { return isa<BitCastInst>(U); });
+    bool ReadBack = any_of(LI->users(), readsBitsBack);
     // TBAA says what the access is declared as; bits read back as a float
-    // say more. Without TBAA (-O0, -fno-strict-aliasing), how the memory is
-    // typed elsewhere tells.
+    // or pointer say more. Without TBAA (-O0, -fno-strict-aliasing), how
+    // the memory is typed elsewhere tells.
     ElementKind Kind =
-        ReadAsFloat ? ElementKind::Unknown : declaredAccessKind(*LI);
+        ReadBack ? ElementKind::Unknown : declaredAccessKind(*LI);
     if (Kind == ElementKind::Unknown)
       Kind = copyKindFromMemory(*LI);
     Type *T = retypedLoadType(*LI, Kind);
@@ -199,9 +242,9 @@ static void retypeIntegerCopies(Function &F) {
                                           LI->getAlign(), LI->isVolatile());
     Typed->copyMetadata(*LI);
     for (User *U : make_early_inc_range(LI->users())) {
-      if (auto *Cast = dyn_cast<BitCastInst>(U)) {
-        Cast->replaceAllUsesWith(Typed);
-        Cast->eraseFromParent();
+      if (readsBitsBack(U)) {
+        U->replaceAllUsesWith(Typed);
+        cast<Instruction>(U)->eraseFromParent();
         continue;
       }
       auto *SI = cast<StoreInst>(U);
@@ -246,12 +289,14 @@ Function *prepareForDifferentiation(Function &F) {
   P->removeFnAttr(Attribute::NoInline);
   lowerInvokes(*P);
   inlineAlwaysInlineCalls(*P);
+  lowerX86VectorOps(*P);
   devirtualizeKnownLibraryCalls(*P);
   separateLibmPointerOutputs(*P);
   removeUnreachableBlocks(*P);
   unifyReturns(*P);
   promoteStackSlots(*P);
-  rewriteSignBitMasks(*P);
+  rewriteFloatBitOperations(*P);
+  storeWithoutCasts(*P);
   retypeIntegerCopies(*P);
   simplifyLoops(*P);
   return P;

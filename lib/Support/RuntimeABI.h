@@ -16,6 +16,15 @@ namespace capsule {
 
 /// CAPSULE_SINK_MASK of runtime/abi.h: the sink holds the adjoints of the
 /// byte at address p at sink base + (p & SinkMask).
+/// The alignment an access to shadow or tangent memory may assume, given
+/// the primal access's: shadow and tangent blocks come from calloc (16
+/// bytes), and a place in one is at the primal's offset from its block, so
+/// a primal over-aligned beyond 16 (an AVX __m256d, alignas(64)) does not
+/// make its shadow so.
+inline llvm::Align shadowAlign(llvm::Align Primal) {
+  return std::min(Primal, llvm::Align(16));
+}
+
 inline constexpr uint64_t SinkMask = (uint64_t(1) << 38) - 1;
 
 /// CAPSULE_JOURNAL_FILTER_SLOTS of runtime/abi.h.

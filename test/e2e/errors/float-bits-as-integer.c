@@ -3,7 +3,7 @@
 // it is a bitcast; at -O0 a load through a cast pointer. Both are refused,
 // naming the function and the line. So is, at -O0, a double memcpy'd into
 // an integer whose bits are then changed (an absolute value by clearing the
-// sign bit, which -O2 turns into fabs: mem-float-sign-bits.c).
+// sign bit, which -O2 turns into fabs: mem-float-bit-operations.c).
 // RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=O0
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=O2
 // RUN: env CAPSULE_CHECKPOINT_ALL=1 not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=O0

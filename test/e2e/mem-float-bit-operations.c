@@ -1,4 +1,4 @@
-// SIMD code that works on doubles' bits: absolute value, negation and negative absolute value by masking the sign bit (_mm_andnot_pd, _mm_xor_pd, _mm_or_pd with -0.0, as Eigen's pabs and pnegate do; -O2 turns them into integer and/xor/or between bitcasts or integer loads), doubles loaded and stored as __m128i and cast back; and, with -DSCALAR_BITS at -O1 and above, a scalar absolute value by clearing the sign bit of a double memcpy'd into an integer (at -O0 that is refused: errors/float-bits-as-integer.c). Gradients and tangents against finite differences; the masks are rewritten into fabs and fneg, so the derivative does not vanish with the bits.
+// SIMD code that works on doubles' bits: absolute value, negation and negative absolute value by masking the sign bit (_mm_andnot_pd, _mm_xor_pd, _mm_or_pd with -0.0, as Eigen's pabs and pnegate do; -O2 turns them into integer and/xor/or between bitcasts or integer loads), doubles moved between lanes by 32-bit shuffles (_mm_shuffle_epi32, as Eigen's pbroadcast4 does), doubles loaded and stored as __m128i and cast back; and, with -DSCALAR_BITS at -O1 and above, a scalar absolute value by clearing the sign bit of a double memcpy'd into an integer (at -O0 that is refused: errors/float-bits-as-integer.c). Gradients and tangents against finite differences; the masks are rewritten into fabs and fneg and the shuffles into shuffles of doubles, so the derivative does not vanish with the bits.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O1 -g -DSCALAR_BITS %capsule_cflags %s -o %t1 %capsule_ldflags -lm && %t1
 // RUN: %clang -O2 -g -DSCALAR_BITS %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
@@ -56,6 +56,29 @@ static double integer_vectors_fd(double *x, void *ctx) {
   return integer_vectors(x);
 }
 
+/* Each double of a pair broadcast to both lanes through its 32-bit halves
+ * (Eigen's vec2d_swizzle1). */
+static __m128d broadcast_lane(__m128d v, int hi) {
+  __m128i bits = _mm_castpd_si128(v);
+  return _mm_castsi128_pd(hi ? _mm_shuffle_epi32(bits, 0xEE)
+                             : _mm_shuffle_epi32(bits, 0x44));
+}
+static double lane_shuffles(const double *x) {
+  __m128d acc = _mm_setzero_pd();
+  for (int i = 0; i + 1 < N; i += 2) {
+    __m128d v = _mm_loadu_pd(x + i);
+    acc = _mm_add_pd(acc, _mm_mul_pd(broadcast_lane(v, 0),
+                                     _mm_mul_pd(v, broadcast_lane(v, 1))));
+  }
+  double o[2];
+  _mm_storeu_pd(o, acc);
+  return o[0] + 3 * o[1];
+}
+static double lane_shuffles_fd(double *x, void *ctx) {
+  (void)ctx;
+  return lane_shuffles(x);
+}
+
 #ifdef SCALAR_BITS
 static double scalar_bits(const double *x) {
   double s = 0;
@@ -98,6 +121,7 @@ int main(void) {
   double x[N] = {0.7, -1.3, 2.1, -0.4, -0.9, 1.6};
   CHECK_MODES(sign_masks, x);
   CHECK_MODES(integer_vectors, x);
+  CHECK_MODES(lane_shuffles, x);
 #ifdef SCALAR_BITS
   CHECK_MODES(scalar_bits, x);
 #endif

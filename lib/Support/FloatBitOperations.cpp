@@ -1,0 +1,290 @@
+//===- FloatBitOperations.cpp - Integer operations on floats' bits -------===//
+#include "Support/FloatBitOperations.h"
+
+#include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/ValueHandle.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+namespace {
+
+enum class SignOp { None, Abs, Negate, NegativeAbs };
+
+/// \p V as a constant, folding the instructions of constants that -O0 code
+/// builds a mask with (insertelement and shufflevector of a splat).
+Constant *foldedConstant(Value *V, const DataLayout &DL, unsigned Depth = 0) {
+  if (auto *C = dyn_cast<Constant>(V))
+    return C;
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > 8 || I->mayReadOrWriteMemory())
+    return nullptr;
+  SmallVector<Constant *, 4> Ops;
+  for (Value *Op : I->operands()) {
+    Constant *C = foldedConstant(Op, DL, Depth + 1);
+    if (!C)
+      return nullptr;
+    Ops.push_back(C);
+  }
+  return ConstantFoldInstOperands(I, Ops, DL);
+}
+
+/// What \p BO does to the sign bits of the floating-point numbers whose
+/// bits its operand 0 or 1 holds; the other operand is the mask.
+SignOp signOpOf(BinaryOperator &BO, Value *&Bits) {
+  const DataLayout &DL = BO.getDataLayout();
+  unsigned Width = BO.getType()->getScalarSizeInBits();
+  if (Width != 32 && Width != 64)
+    return SignOp::None;
+  APInt Sign = APInt::getSignMask(Width);
+  for (unsigned K = 0; K < 2; ++K) {
+    Constant *Mask = foldedConstant(BO.getOperand(1 - K), DL);
+    if (Mask && Mask->getType()->isVectorTy())
+      Mask = Mask->getSplatValue();
+    auto *M = dyn_cast_or_null<ConstantInt>(Mask);
+    if (!M)
+      continue;
+    Bits = BO.getOperand(K);
+    const APInt &Value = M->getValue();
+    if (BO.getOpcode() == Instruction::And && Value == ~Sign)
+      return SignOp::Abs;
+    if (BO.getOpcode() == Instruction::Xor && Value == Sign)
+      return SignOp::Negate;
+    if (BO.getOpcode() == Instruction::Or && Value == Sign)
+      return SignOp::NegativeAbs;
+  }
+  return SignOp::None;
+}
+
+/// The floating-point type all of \p I's users read its bits back as; null
+/// if some user does otherwise.
+Type *readBackType(Instruction &I) {
+  Type *Read = nullptr;
+  for (User *U : I.users()) {
+    auto *Cast = dyn_cast<BitCastInst>(U);
+    if (!Cast || !Cast->getType()->isFPOrFPVectorTy() ||
+        (Read && Read != Cast->getType()))
+      return nullptr;
+    Read = Cast->getType();
+  }
+  return Read;
+}
+
+/// \p Bits as floating-point type \p FloatTy: the value it is a bitcast of,
+/// or a new bitcast.
+Value *asFloat(IRBuilder<> &B, Value *Bits, Type *FloatTy) {
+  if (isa<PoisonValue, UndefValue>(Bits))
+    return PoisonValue::get(FloatTy);
+  auto *Cast = dyn_cast<BitCastInst>(Bits);
+  if (Cast && Cast->getSrcTy() == FloatTy)
+    return Cast->getOperand(0);
+  return B.CreateBitCast(Bits, FloatTy);
+}
+
+/// Replaces \p I, whose users are all bitcasts to floating point, with
+/// \p Result.
+void replaceReadBack(Instruction &I, Value *Result) {
+  for (User *U : make_early_inc_range(I.users())) {
+    U->replaceAllUsesWith(Result);
+    cast<Instruction>(U)->eraseFromParent();
+  }
+  I.eraseFromParent();
+}
+
+void rewriteSignMask(BinaryOperator &BO) {
+  Value *Bits = nullptr;
+  SignOp Op = signOpOf(BO, Bits);
+  Type *FloatTy = Op == SignOp::None ? nullptr : readBackType(BO);
+  if (!FloatTy ||
+      FloatTy->getScalarSizeInBits() != BO.getType()->getScalarSizeInBits())
+    return;
+  IRBuilder<> B(&BO);
+  Value *X = asFloat(B, Bits, FloatTy);
+  Value *Result;
+  if (Op == SignOp::Negate)
+    Result = B.CreateFNeg(X);
+  else {
+    Result = B.CreateUnaryIntrinsic(Intrinsic::fabs, X);
+    if (Op == SignOp::NegativeAbs)
+      Result = B.CreateFNeg(Result);
+  }
+  replaceReadBack(BO, Result);
+}
+
+/// The floating-point lanes a shuffle of integer lanes moves, \p Ratio
+/// integer lanes to a float lane: each group of result lanes must be one
+/// whole, aligned float lane of the operands (or all undefined).
+std::optional<SmallVector<int, 8>> floatLaneMask(ArrayRef<int> Mask,
+                                                 unsigned Ratio) {
+  if (Mask.size() % Ratio)
+    return std::nullopt;
+  SmallVector<int, 8> Lanes;
+  for (unsigned G = 0; G < Mask.size(); G += Ratio) {
+    ArrayRef<int> Group = Mask.slice(G, Ratio);
+    if (all_of(Group, [](int M) { return M == PoisonMaskElem; })) {
+      Lanes.push_back(PoisonMaskElem);
+      continue;
+    }
+    if (Group[0] < 0 || Group[0] % Ratio)
+      return std::nullopt;
+    for (unsigned K = 1; K < Ratio; ++K)
+      if (Group[K] != Group[0] + int(K))
+        return std::nullopt;
+    Lanes.push_back(Group[0] / Ratio);
+  }
+  return Lanes;
+}
+
+void rewriteLaneShuffle(ShuffleVectorInst &SV) {
+  auto *IntTy = dyn_cast<FixedVectorType>(SV.getOperand(0)->getType());
+  auto *ReadTy = dyn_cast_or_null<FixedVectorType>(readBackType(SV));
+  if (!IntTy || !IntTy->getElementType()->isIntegerTy() || !ReadTy)
+    return;
+  unsigned IntBits = IntTy->getScalarSizeInBits();
+  unsigned FloatBits = ReadTy->getScalarSizeInBits();
+  if (FloatBits % IntBits || IntTy->getNumElements() % (FloatBits / IntBits))
+    return;
+  unsigned Ratio = FloatBits / IntBits;
+  std::optional<SmallVector<int, 8>> Lanes =
+      floatLaneMask(SV.getShuffleMask(), Ratio);
+  if (!Lanes)
+    return;
+  auto *FloatTy = FixedVectorType::get(ReadTy->getElementType(),
+                                       IntTy->getNumElements() / Ratio);
+  IRBuilder<> B(&SV);
+  Value *A = SV.getOperand(0), *C = SV.getOperand(1);
+  Value *Result = B.CreateShuffleVector(asFloat(B, A, FloatTy),
+                                        asFloat(B, C, FloatTy), *Lanes);
+  replaceReadBack(SV, Result);
+}
+
+/// Moves a bitcast of a select or phi to its operands (a choice between two
+/// bit patterns read back as a float is a choice between two floats), so
+/// that what the operands are made of meets the cast.
+void castChoiceOperands(BitCastInst &Cast) {
+  auto *Choice = dyn_cast<Instruction>(Cast.getOperand(0));
+  if (!Choice || !Choice->hasOneUse())
+    return;
+  Type *Ty = Cast.getType();
+  Value *Moved = nullptr;
+  if (auto *Sel = dyn_cast<SelectInst>(Choice)) {
+    IRBuilder<> B(Sel);
+    Moved = B.CreateSelect(Sel->getCondition(),
+                           B.CreateBitCast(Sel->getTrueValue(), Ty),
+                           B.CreateBitCast(Sel->getFalseValue(), Ty));
+  } else if (auto *Phi = dyn_cast<PHINode>(Choice)) {
+    PHINode *New = PHINode::Create(Ty, Phi->getNumIncomingValues(), "",
+                                   Phi->getIterator());
+    for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
+      BasicBlock *Pred = Phi->getIncomingBlock(K);
+      IRBuilder<> B(Pred->getTerminator());
+      New->addIncoming(B.CreateBitCast(Phi->getIncomingValue(K), Ty), Pred);
+    }
+    Moved = New;
+  } else {
+    return;
+  }
+  Cast.replaceAllUsesWith(Moved);
+  Cast.eraseFromParent();
+  Choice->eraseFromParent();
+}
+
+/// bitcast(bitcast(x)) as one bitcast of x, or x itself.
+void foldCastOfCast(BitCastInst &Cast) {
+  auto *Inner = dyn_cast<BitCastInst>(Cast.getOperand(0));
+  if (!Inner)
+    return;
+  Value *X = Inner->getOperand(0);
+  if (X->getType() == Cast.getType())
+    Cast.replaceAllUsesWith(X);
+  else
+    Cast.replaceAllUsesWith(
+        IRBuilder<>(&Cast).CreateBitCast(X, Cast.getType()));
+  Cast.eraseFromParent();
+  if (Inner->use_empty())
+    Inner->eraseFromParent();
+}
+
+/// extractelement(bitcast <N x double> v to <N x i64>, k) as the bits of
+/// extractelement(v, k).
+void extractBeforeCast(ExtractElementInst &Extract) {
+  auto *Cast = dyn_cast<BitCastInst>(Extract.getVectorOperand());
+  auto *FromTy = Cast ? dyn_cast<FixedVectorType>(Cast->getSrcTy()) : nullptr;
+  if (!FromTy || !FromTy->getElementType()->isFloatingPointTy() ||
+      FromTy->getNumElements() !=
+          cast<FixedVectorType>(Cast->getType())->getNumElements())
+    return;
+  IRBuilder<> B(&Extract);
+  Value *Lane =
+      B.CreateExtractElement(Cast->getOperand(0), Extract.getIndexOperand());
+  Extract.replaceAllUsesWith(B.CreateBitCast(Lane, Extract.getType()));
+  Extract.eraseFromParent();
+}
+
+/// Brings the bitcasts between integer lane types (__m128i as 4 x i32 or
+/// 2 x i64) and floating point next to the operations they surround.
+void foldBitCasts(Function &F) {
+  SmallVector<WeakTrackingVH, 16> Casts;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (isa<BitCastInst>(I) && I.getType()->isFPOrFPVectorTy())
+        Casts.push_back(&I);
+  for (WeakTrackingVH &V : Casts)
+    if (auto *Cast = dyn_cast_or_null<BitCastInst>(V))
+      castChoiceOperands(*Cast);
+  Casts.clear();
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (isa<BitCastInst>(I))
+        Casts.push_back(&I);
+  for (WeakTrackingVH &V : Casts)
+    if (auto *Cast = dyn_cast_or_null<BitCastInst>(V))
+      foldCastOfCast(*Cast);
+  SmallVector<ExtractElementInst *, 16> Extracts;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *Extract = dyn_cast<ExtractElementInst>(&I))
+        Extracts.push_back(Extract);
+  for (ExtractElementInst *Extract : Extracts)
+    extractBeforeCast(*Extract);
+}
+
+/// Bitcasts of floats to bits that the rewrites left unused: they would
+/// still read as values reinterpreted as bits.
+void dropUnusedCasts(Function &F) {
+  SmallVector<Instruction *, 8> Dead;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (isa<BitCastInst>(I) && I.use_empty())
+        Dead.push_back(&I);
+  for (Instruction *I : Dead)
+    I->eraseFromParent();
+}
+
+} // namespace
+
+void rewriteFloatBitOperations(Function &F) {
+  foldBitCasts(F);
+  // A rewrite makes its operands' users float operations, which lets the
+  // operations they come from be rewritten too: the last one first.
+  SmallVector<Instruction *, 16> Candidates;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (I.getType()->isIntOrIntVectorTy() &&
+          isa<BinaryOperator, ShuffleVectorInst>(I))
+        Candidates.push_back(&I);
+  for (Instruction *I : reverse(Candidates)) {
+    if (auto *BO = dyn_cast<BinaryOperator>(I))
+      rewriteSignMask(*BO);
+    else
+      rewriteLaneShuffle(*cast<ShuffleVectorInst>(I));
+  }
+  dropUnusedCasts(F);
+}
+
+} // namespace capsule

@@ -1,0 +1,35 @@
+//===- FloatBitOperations.h - Integer operations on floats' bits -*- C++
+//-*-===//
+//
+// SIMD code works on doubles' bits with integer operations that are
+// floating-point operations in disguise: it takes absolute values and
+// negates by masking the sign bit (_mm_andnot_pd(-0.0, x), Eigen's pabs and
+// pnegate), and moves doubles between lanes with 32-bit shuffles
+// (_mm_shuffle_epi32 in Eigen's pbroadcast4). Optimization turns them into
+// integer `and`, `xor` and `shufflevector` between bitcasts or integer
+// loads of the doubles. The derivative of bits is lost, so these become the
+// floating-point operations they are.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_FLOATBITOPERATIONS_H
+#define CAPSULE_FLOATBITOPERATIONS_H
+
+namespace llvm {
+class Function;
+}
+
+namespace capsule {
+
+/// Rewrites, in \p F, integer operations on floating-point values' bits
+/// whose results are only read back as floating point:
+///  - `and`, `xor` and `or` with a constant sign-bit mask into fabs, fneg
+///    and fneg(fabs) of the value;
+///  - a shufflevector of integer lanes that moves whole floating-point
+///    lanes (aligned groups of 32-bit lanes making a double) into the
+///    shufflevector of those lanes.
+/// The integer operands are bitcast back to floating point where they are
+/// not bitcasts of it (an integer load is then retyped as a copy).
+void rewriteFloatBitOperations(llvm::Function &F);
+
+} // namespace capsule
+
+#endif

@@ -1,0 +1,26 @@
+//===- X86VectorOps.h - x86 SIMD operations as generic IR --------*- C++
+//-*-===//
+//
+// SSE and AVX code reaches the differentiator as x86-specific intrinsics
+// (_mm_max_pd is llvm.x86.sse2.max.pd, _mm_hadd_pd llvm.x86.sse3.hadd.pd)
+// and, in Eigen, as inline assembly (its pmin and pmax use minpd and maxpd
+// in asm for compilers that claim to be an old GCC, which clang does). They
+// become the generic IR they compute, exactly: selects of comparisons,
+// shuffles and additions, whose derivatives the sweeps know. Vector
+// reductions by maximum and minimum become a tree of maxnum and minnum.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_X86VECTOROPS_H
+#define CAPSULE_X86VECTOROPS_H
+
+namespace llvm {
+class Function;
+}
+
+namespace capsule {
+
+/// Rewrites the x86 SIMD operations of \p F that have a generic form.
+void lowerX86VectorOps(llvm::Function &F);
+
+} // namespace capsule
+
+#endif
