@@ -73,27 +73,13 @@ static double gaussian(const double *x) {
 }
 static double gaussian_fd(double *x, void *) { return gaussian(x); }
 
-#define CHECK_MODES(F, x)                                                      \
-  do {                                                                         \
-    double dx[N] = {0};                                                        \
-    __capsule_autodiff((void *)F, capsule_dup, x, dx);                         \
-    check_grad_fd(#F, dx, F##_fd, nullptr, x, N);                              \
-    for (int i = 0; i < N; i++) {                                              \
-      double t[N] = {0};                                                       \
-      t[i] = 1;                                                                \
-      check_close(#F " tangent",                                               \
-                  __capsule_fwddiff((void *)F, capsule_dup, x, t),             \
-                  check_fd_partial(F##_fd, nullptr, x, N, i), CHECK_FD_RTOL,   \
-                  CHECK_FD_ATOL);                                              \
-    }                                                                          \
-  } while (0)
 
 int main() {
   double x[N] = {0.7, -1.3, 2.1, -0.4, -0.9, 1.6, 0.25, -2.2, 1.1};
-  CHECK_MODES(fixed_size, x);
-  CHECK_MODES(blocked_product, x);
-  CHECK_MODES(reductions, x);
-  CHECK_MODES(solves, x);
-  CHECK_MODES(gaussian, x);
+  CHECK_GRADIENT_AND_TANGENTS(fixed_size, x, N);
+  CHECK_GRADIENT_AND_TANGENTS(blocked_product, x, N);
+  CHECK_GRADIENT_AND_TANGENTS(reductions, x, N);
+  CHECK_GRADIENT_AND_TANGENTS(solves, x, N);
+  CHECK_GRADIENT_AND_TANGENTS(gaussian, x, N);
   return check_report();
 }

@@ -10,7 +10,6 @@
 #include <capsule/capsule.h>
 #include "include/check.h"
 
-void __capsule_autodiff_v(void *, ...);
 
 #define N 6
 
@@ -98,32 +97,15 @@ static double scalar_bits_fd(double *x, void *ctx) {
 }
 #endif
 
-/* Gradient and tangents of F at x (a macro: a marker names its function). */
-#define CHECK_MODES(F, x)                                                      \
-  do {                                                                         \
-    double dx[N] = {0}, xs[N];                                                 \
-    memcpy(xs, x, sizeof xs);                                                  \
-    __capsule_autodiff_v((void *)F, capsule_dup, xs, dx);                      \
-    check_grad_fd(#F, dx, F##_fd, 0, x, N);                                    \
-    for (int i = 0; i < N; i++) {                                              \
-      double t[N] = {0};                                                       \
-      t[i] = 1;                                                                \
-      memcpy(xs, x, sizeof xs);                                                \
-      check_close(#F " tangent",                                               \
-                  __capsule_fwddiff((void *)F, capsule_dup, xs, t),            \
-                  check_fd_partial(F##_fd, 0, x, N, i), CHECK_FD_RTOL,         \
-                  CHECK_FD_ATOL);                                              \
-    }                                                                          \
-  } while (0)
 
 int main(void) {
   /* Signs mixed, so that |x| and -|x| differ from x and -x. */
   double x[N] = {0.7, -1.3, 2.1, -0.4, -0.9, 1.6};
-  CHECK_MODES(sign_masks, x);
-  CHECK_MODES(integer_vectors, x);
-  CHECK_MODES(lane_shuffles, x);
+  CHECK_GRADIENT_AND_TANGENTS(sign_masks, x, N);
+  CHECK_GRADIENT_AND_TANGENTS(integer_vectors, x, N);
+  CHECK_GRADIENT_AND_TANGENTS(lane_shuffles, x, N);
 #ifdef SCALAR_BITS
-  CHECK_MODES(scalar_bits, x);
+  CHECK_GRADIENT_AND_TANGENTS(scalar_bits, x, N);
 #endif
   return check_report();
 }

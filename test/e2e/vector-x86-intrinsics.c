@@ -9,7 +9,6 @@
 #include <capsule/capsule.h>
 #include "include/check.h"
 
-void __capsule_autodiff_v(void *, ...);
 
 #define N 8
 
@@ -86,28 +85,13 @@ static double reductions_fd(double *x, void *ctx) {
   return reductions(x);
 }
 
-/* Gradient and tangents of F at x (a macro: a marker names its function). */
-#define CHECK_MODES(F, x)                                                      \
-  do {                                                                         \
-    double dx[N] = {0};                                                        \
-    __capsule_autodiff_v((void *)F, capsule_dup, x, dx);                       \
-    check_grad_fd(#F, dx, F##_fd, 0, x, N);                                    \
-    for (int i = 0; i < N; i++) {                                              \
-      double t[N] = {0};                                                       \
-      t[i] = 1;                                                                \
-      check_close(#F " tangent",                                               \
-                  __capsule_fwddiff((void *)F, capsule_dup, x, t),             \
-                  check_fd_partial(F##_fd, 0, x, N, i), CHECK_FD_RTOL,         \
-                  CHECK_FD_ATOL);           \
-    }                                                                          \
-  } while (0)
 
 int main(void) {
   /* Distinct values, no ties between the operands compared. */
   double x[N] = {0.7, -1.3, 2.1, -0.4, -0.9, 1.6, 0.25, -2.2};
-  CHECK_MODES(max_min, x);
-  CHECK_MODES(inline_asm, x);
-  CHECK_MODES(horizontal, x);
-  CHECK_MODES(reductions, x);
+  CHECK_GRADIENT_AND_TANGENTS(max_min, x, N);
+  CHECK_GRADIENT_AND_TANGENTS(inline_asm, x, N);
+  CHECK_GRADIENT_AND_TANGENTS(horizontal, x, N);
+  CHECK_GRADIENT_AND_TANGENTS(reductions, x, N);
   return check_report();
 }

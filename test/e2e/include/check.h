@@ -274,6 +274,26 @@ CHECK_UNUSED_ static int check_jvp_fd(const char *what, const double *got,
   free(jv);
   return ok;
 }
+/* Gradient (reverse mode) and tangents (forward mode, one call per input)
+ * of F(const double *x) at x[0..n), n <= 64, against central differences of
+ * F##_fd, a check_fn computing the same. A macro, since a marker call names
+ * the function it differentiates; the file includes capsule/capsule.h. */
+#define CHECK_GRADIENT_AND_TANGENTS(F, x, n)                                   \
+  do {                                                                         \
+    double check_dx_[64] = {0};                                                \
+    int check_i_;                                                              \
+    __capsule_autodiff((void *)F, capsule_dup, x, check_dx_);                  \
+    check_grad_fd(#F, check_dx_, F##_fd, 0, x, n);                             \
+    for (check_i_ = 0; check_i_ < (n); check_i_++) {                           \
+      double check_t_[64] = {0};                                               \
+      check_t_[check_i_] = 1;                                                  \
+      check_close(#F " tangent",                                               \
+                  __capsule_fwddiff((void *)F, capsule_dup, x, check_t_),      \
+                  check_fd_partial(F##_fd, 0, x, n, check_i_), CHECK_FD_RTOL,  \
+                  CHECK_FD_ATOL);                                              \
+    }                                                                          \
+  } while (0)
+
 CHECK_UNUSED_ static int check_report(void) {
   if (check_failures_ == 0 && check_ref_failures_ == 0 && check_count_ > 0) {
     printf("PASS (%d checks)\n", check_count_);
