@@ -121,19 +121,6 @@ journaledLibraryOutputs(StringRef Name) {
       .Default({});
 }
 
-/// libm functions without derivative rules that have no side effects a
-/// resumed capsule could repeat (lgamma's signgam aside, which it rewrites
-/// identically).
-static bool isPureLibm(StringRef Name) {
-  Name.consume_back("f");
-  return StringSwitch<bool>(Name)
-      .Cases("fmod", "remainder", "lround", "llround", "lrint", "llrint", true)
-      .Cases("rint", "nearbyint", "round", "trunc", "floor", "ceil", true)
-      .Cases("fdim", "nextafter", "scalbn", "scalbln", "logb", "ilogb", true)
-      .Cases("erf", "erfc", "tgamma", "lgamma", "fma", "ldexp", true)
-      .Default(false);
-}
-
 /// C++17's operators new and delete for over-aligned types take the
 /// alignment after the size; the C allocator takes it first.
 static std::optional<CalleeKind> alignedNewOrDelete(StringRef Name) {
@@ -324,7 +311,6 @@ bool Instrumenter::checkCall(CallBase &Call) {
       isa<IntrinsicInst>(Call) || allocationKind(Call) || isReplayedCall(Call))
     return true;
   if (Callee && (Callee->getName().starts_with("__capsule_") ||
-                 isPureLibm(Callee->getName()) ||
                  !journaledLibraryOutputs(Callee->getName()).empty()))
     return true;
   warnRepeatedEffect(Call, Origin,
