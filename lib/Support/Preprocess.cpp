@@ -38,24 +38,30 @@ static void lowerInvokes(Function &F) {
 /// bits of a double they pass around as an integer vector (__m128i) stay in
 /// one function, where the copy can be seen for what it is.
 static void inlineAlwaysInlineCalls(Function &F) {
-  SmallVector<CallBase *, 8> Work;
-  auto Collect = [&](Instruction &I) {
+  // {call, depth}: the wrappers nest a few deep; a function that calls
+  // itself stays a call (a depth bound stops mutual recursion).
+  SmallVector<std::pair<CallBase *, unsigned>, 8> Work;
+  auto Collect = [&](Instruction &I, unsigned Depth) {
     auto *Call = dyn_cast<CallBase>(&I);
     Function *Callee = Call ? Call->getCalledFunction() : nullptr;
     if (Callee && Callee != &F && !Callee->isDeclaration() &&
-        Callee->hasFnAttribute(Attribute::AlwaysInline))
-      Work.push_back(Call);
+        Callee->hasFnAttribute(Attribute::AlwaysInline) && Depth < 8 &&
+        none_of(Callee->users(), [&](const User *U) {
+          auto *Inner = dyn_cast<CallBase>(U);
+          return Inner && Inner->getFunction() == Callee;
+        }))
+      Work.push_back({Call, Depth});
   };
   for (BasicBlock &BB : F)
     for (Instruction &I : BB)
-      Collect(I);
+      Collect(I, 0);
   while (!Work.empty()) {
-    CallBase *Call = Work.pop_back_val();
+    auto [Call, Depth] = Work.pop_back_val();
     InlineFunctionInfo IFI;
     if (!InlineFunction(*Call, IFI).isSuccess())
       continue;
     for (CallBase *Inlined : IFI.InlinedCallSites)
-      Collect(*Inlined);
+      Collect(*Inlined, Depth + 1);
   }
 }
 

@@ -1,4 +1,4 @@
-// Recursion: recursive power by squaring, recursive Horner polynomial, recursive sum over array halves with a nonlinear combine.
+// Recursion: recursive power by squaring, recursive Horner polynomial, recursive sum over array halves with a nonlinear combine, recursion through an always_inline function (preprocessing, which inlines always_inline callees, leaves a function that calls itself a call).
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
 // RUN: %clang -O3 -g %capsule_cflags %s -o %t3 %capsule_ldflags -lm && %t3
@@ -37,6 +37,11 @@ static double rsum(const double *a, int lo, int hi) {
 
 double rsum_all(const double *a, int n) { return rsum(a, 0, n); }
 
+__attribute__((always_inline)) static inline double rtri(double x, int n) {
+  return n == 0 ? x : x * 0.5 + rtri(sin(x), n - 1);
+}
+static double rtri5(double x) { return rtri(x, 5); }
+
 static double rpow7(double x) { return rpow(x, 7); }
 static double C[5] = {1.5, -0.5, 0.25, 2.0, -0.75};
 static double rpoly_x(double x) { return rpoly(C, 5, x); }
@@ -65,5 +70,8 @@ int main(void) {
   double da[7] = {0};
   __capsule_autodiff_v((void *)rsum_all, capsule_dup, a, da, capsule_const, n);
   check_grad_fd("rsum da", da, rsum_fd, &n, a, 7);
+  x = 0.9;
+  check_close("always_inline recursion", __capsule_autodiff((void *)rtri5, x),
+              check_fd1(rtri5, x), CHECK_FD_RTOL, CHECK_FD_ATOL);
   return check_report();
 }
