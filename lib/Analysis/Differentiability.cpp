@@ -81,6 +81,19 @@ static bool copiedFromFloatData(const Value *Ptr, uint64_t Bytes,
   return false;
 }
 
+/// What load \p LI reads, by its metadata, or else by the layout or other
+/// accesses of the memory.
+static ElementKind loadedKind(const LoadInst &LI, const DataLayout &DL) {
+  const Value *Ptr = LI.getPointerOperand();
+  uint64_t Bytes = DL.getTypeStoreSize(LI.getType());
+  ElementKind K = declaredAccessKind(LI);
+  if (K == ElementKind::Unknown)
+    K = kindAtOffset(Ptr, Bytes, DL);
+  if (K == ElementKind::Unknown)
+    K = kindAtAddress(Ptr, Bytes, DL);
+  return K;
+}
+
 bool DifferentiabilityChecks::readsFloatBitsAsNumber(const LoadInst &LI) const {
   Type *T = LI.getType();
   const Value *Ptr = LI.getPointerOperand();
@@ -93,14 +106,9 @@ bool DifferentiabilityChecks::readsFloatBitsAsNumber(const LoadInst &LI) const {
         return SI && SI->getValueOperand() == &LI;
       }))
     return false;
-  uint64_t Bytes = DL.getTypeStoreSize(T);
-  ElementKind K = declaredAccessKind(LI);
-  if (K == ElementKind::Unknown)
-    K = kindAtOffset(Ptr, Bytes, DL);
-  if (K == ElementKind::Unknown)
-    K = kindAtAddress(Ptr, Bytes, DL);
+  ElementKind K = loadedKind(LI, DL);
   return K == ElementKind::F64 || K == ElementKind::F32 ||
-         copiedFromFloatData(Ptr, Bytes, DL);
+         copiedFromFloatData(Ptr, DL.getTypeStoreSize(T), DL);
 }
 
 /// Whether integer \p Bits are computed from integers loaded out of memory
@@ -114,14 +122,8 @@ bool DifferentiabilityChecks::bitsOfShadowedData(const Value *Bits) const {
     if (!Seen.insert(V).second || !V->getType()->isIntOrIntVectorTy())
       continue;
     if (auto *LI = dyn_cast<LoadInst>(V)) {
-      const Value *Ptr = LI->getPointerOperand();
-      uint64_t Bytes = DL.getTypeStoreSize(LI->getType());
-      ElementKind K = declaredAccessKind(*LI);
-      if (K == ElementKind::Unknown)
-        K = kindAtOffset(Ptr, Bytes, DL);
-      if (K == ElementKind::Unknown)
-        K = kindAtAddress(Ptr, Bytes, DL);
-      if (AI.hasShadow(Ptr) && K != ElementKind::Integer)
+      if (AI.hasShadow(LI->getPointerOperand()) &&
+          loadedKind(*LI, DL) != ElementKind::Integer)
         return true;
       continue;
     }
