@@ -136,6 +136,44 @@ void capsule_checkpoint_iteration(void);
   __attribute__((used)) static void *const __capsule_replay_##fn =           \
       (void *)(fn)
 
+/* Custom derivatives and activity (docs/user-guide.md, "Custom
+ * derivatives"), at file scope, after the functions they name. Enzyme's
+ * spellings (__enzyme_register_gradient_NAME and kin) work too.
+ *   CAPSULE_GRADIENT(fn, augment, gradient)  reverse mode uses the rule:
+ *       augment(args) runs fn's effect and returns its result and/or a
+ *       tape; gradient(args, dresult, tape) returns the adjoints of fn's
+ *       floating-point arguments and accumulates into the shadows of its
+ *       pointer arguments. Every argument that is not floating point is
+ *       followed by its shadow in both.
+ *   CAPSULE_DERIVATIVE(fn, tangent)  forward mode uses tangent(x, dx, ...),
+ *       every argument followed by its tangent, which returns
+ *       {result, tangent of the result} for a floating-point result.
+ *   CAPSULE_INACTIVE_FUNCTION(fn)  fn runs; no derivative flows through it.
+ *   CAPSULE_INACTIVE_GLOBAL(g)     g has no derivative.
+ *   CAPSULE_FUNCTION_LIKE(fn, "log1p")  fn is differentiated as that libm
+ *       function, whatever its body.
+ * CAPSULE_INACTIVE, on the definition of a function or a global, does what
+ * the two INACTIVE forms do (clang drops it from a mere declaration: use
+ * CAPSULE_INACTIVE_FUNCTION for a function defined elsewhere). */
+#define CAPSULE_CONCAT_(a, b) a##b
+#define CAPSULE_CONCAT(a, b) CAPSULE_CONCAT_(a, b)
+#define CAPSULE_REGISTRATION_(kind)                                            \
+  __attribute__((used)) static void *CAPSULE_CONCAT(                           \
+      __capsule_##kind##_, __COUNTER__)[]
+#define CAPSULE_GRADIENT(fn, augment, gradient)                                \
+  CAPSULE_REGISTRATION_(register_gradient) = {(void *)(fn), (void *)(augment), \
+                                              (void *)(gradient)}
+#define CAPSULE_DERIVATIVE(fn, tangent)                                        \
+  CAPSULE_REGISTRATION_(register_derivative) = {(void *)(fn),                  \
+                                                (void *)(tangent)}
+#define CAPSULE_INACTIVE_FUNCTION(fn)                                          \
+  CAPSULE_REGISTRATION_(inactive_fn) = {(void *)(fn)}
+#define CAPSULE_INACTIVE_GLOBAL(g)                                             \
+  CAPSULE_REGISTRATION_(inactive_global) = {(void *)&(g)}
+#define CAPSULE_FUNCTION_LIKE(fn, name)                                        \
+  CAPSULE_REGISTRATION_(function_like) = {(void *)(fn), (void *)(name)}
+#define CAPSULE_INACTIVE __attribute__((annotate("capsule_inactive")))
+
 typedef struct capsule_s capsule_t;
 /* Runs fn(args) to the end and returns its step count. */
 uint64_t __capsule_primops(void *fn, ...);

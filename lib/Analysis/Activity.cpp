@@ -2,6 +2,7 @@
 #include "Analysis/Activity.h"
 
 #include "Analysis/CallClassifier.h"
+#include "Support/CustomRules.h"
 #include "Support/MarkerCalls.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/InstIterator.h"
@@ -28,7 +29,8 @@ holdsShadowedAddress(const Constant &C,
   });
 }
 
-/// Mutable globals have shadows, and so do constant ones that hold the
+/// Mutable globals have shadows (unless the user said they are inactive:
+/// Support/CustomRules.h), and so do constant ones that hold the
 /// address of memory with a shadow (`double *const rows[] = {a, b}`, or
 /// clang's -O0 source for a local array initialised with addresses): code
 /// reaches that memory through the pointers it loads from them, so their
@@ -37,7 +39,7 @@ holdsShadowedAddress(const Constant &C,
 static bool globalHasShadow(const GlobalVariable &G,
                             SmallPtrSetImpl<const GlobalVariable *> &Seen) {
   if (G.isDeclaration() || G.isThreadLocal() ||
-      G.getName().starts_with("llvm."))
+      G.getName().starts_with("llvm.") || isInactiveGlobal(G))
     return false;
   if (!G.isConstant())
     return true;

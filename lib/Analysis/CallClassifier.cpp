@@ -1,5 +1,6 @@
 //===- CallClassifier.cpp - What a call means to differentiation ----------===//
 #include "Analysis/CallClassifier.h"
+#include "Support/CustomRules.h"
 #include "Support/LibraryOutputs.h"
 #include "Support/MarkerCalls.h"
 
@@ -89,7 +90,7 @@ static std::optional<MathOp> mathIntrinsic(Intrinsic::ID ID) {
 
 /// libm functions by their double-precision name; the float variant is the
 /// same name with an `f` suffix.
-static std::optional<MathOp> mathLibcall(StringRef Name) {
+std::optional<MathOp> mathFunctionNamed(StringRef Name) {
   static const StringMap<MathOp> Table = {
       {"sin", MathOp::Sin},
       {"cos", MathOp::Cos},
@@ -399,8 +400,24 @@ CalleeInfo classifyCall(const CallBase &Call) {
                                          : CalleeKind::Indirect};
 }
 
+/// What the user said of \p F (Support/CustomRules.h): differentiated as a
+/// libm function, inactive, or with rules of its own, which make even a
+/// function defined elsewhere one that derivatives call.
+static std::optional<CalleeInfo> userDeclaredKind(Function &F) {
+  if (std::optional<StringRef> Like = functionLikeName(F))
+    if (std::optional<MathOp> Op = mathFunctionNamed(*Like))
+      return CalleeInfo{CalleeKind::Math, *Op, &F};
+  if (isInactiveFunction(F))
+    return CalleeInfo{CalleeKind::NoDerivative, MathOp::Identity, &F};
+  if (gradientRule(F) || tangentRule(F))
+    return CalleeInfo{CalleeKind::Module, MathOp::Identity, &F};
+  return std::nullopt;
+}
+
 CalleeInfo classifyFunction(Function &Fn) {
   Function *F = &Fn;
+  if (std::optional<CalleeInfo> Declared = userDeclaredKind(Fn))
+    return *Declared;
   // Derivatives have fixed parameter lists: a variadic callee (other than
   // the known output functions) is one whose derivative Capsule cannot make.
   bool Variadic = F->isVarArg();
@@ -415,7 +432,7 @@ CalleeInfo classifyFunction(Function &Fn) {
     return {Variadic ? CalleeKind::External : CalleeKind::Module,
             MathOp::Identity, F};
   StringRef Name = F->getName();
-  if (std::optional<MathOp> Op = mathLibcall(Name))
+  if (std::optional<MathOp> Op = mathFunctionNamed(Name))
     if (!isComplexOp(*Op) || hasComplexSignature(*F->getFunctionType()))
       return {CalleeKind::Math, *Op, F};
   if (std::optional<CalleeKind> Kind = allocationFunction(Name))

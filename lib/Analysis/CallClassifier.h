@@ -3,6 +3,7 @@
 #define CAPSULE_CALLCLASSIFIER_H
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <optional>
 
@@ -97,6 +98,9 @@ enum class MathOp {
   CImag  ///< real result
 };
 
+/// The libm function named \p Name (double or float: sinf is sin).
+std::optional<MathOp> mathFunctionNamed(llvm::StringRef Name);
+
 /// Whether \p Op is one of the complex functions.
 bool isComplexOp(MathOp Op);
 
@@ -112,7 +116,8 @@ enum class CalleeKind {
   PointerCast,  ///< returns its pointer argument (launder.invariant.group)
   NoDerivative, ///< no derivative flows through it (I/O, hints, random
                 ///< numbers, clocks; Support/LibraryOutputs.h)
-  Module,       ///< defined in this module: differentiated recursively
+  Module,       ///< defined in this module: differentiated recursively; or
+                ///< with a rule of the user's (Support/CustomRules.h)
   Indirect,     ///< through a function pointer
   External      ///< declared only, unknown effect
 };

@@ -2,6 +2,7 @@
 #include "Analysis/Differentiability.h"
 
 #include "Analysis/MemoryKinds.h"
+#include "Support/CustomRules.h"
 #include "Support/Diagnostics.h"
 #include "Support/MarkerCalls.h"
 
@@ -195,6 +196,16 @@ std::string DifferentiabilityChecks::whyNoDerivative(const CallBase &Call,
   if (runMarkerKind(*Callee))
     return "interruptible execution (__capsule_interrupt, "
            "__capsule_primops) inside differentiated code is not supported";
+  if (Callee->isDeclaration() && tangentRule(*Callee) && !gradientRule(*Callee))
+    return Name +
+           " has a tangent rule (forward mode) but no gradient rule, and no "
+           "body here to differentiate in reverse mode; register one "
+           "(__enzyme_register_gradient or CAPSULE_GRADIENT)";
+  if (Callee->isDeclaration() && gradientRule(*Callee) && !tangentRule(*Callee))
+    return Name +
+           " has a gradient rule (reverse mode) but no tangent rule, and no "
+           "body here to differentiate in forward mode; register one "
+           "(__enzyme_register_derivative or CAPSULE_DERIVATIVE)";
   if (Callee->isVarArg() && !Callee->isDeclaration())
     return "call to the variadic function " + Name +
            " with active data; variadic functions cannot be "

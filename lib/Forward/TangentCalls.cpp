@@ -13,6 +13,8 @@
 #include "Forward/Lanes.h"
 #include "Reverse/ComplexRules.h"
 #include "Reverse/DerivativeRules.h"
+#include "Support/CustomRules.h"
+#include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
 #include "Support/IndirectDispatch.h"
 #include "Support/LibraryOutputs.h"
@@ -41,6 +43,17 @@ void TangentGenerator::tangentCall(CallBase &Call) {
   case CalleeKind::Math:
     return tangentMath(Call, Info.Math);
   case CalleeKind::Module:
+    // A rule takes one tangent per argument.
+    if (tangentRule(*Info.Fn) && W > 1)
+      return unsupported(Call, "vector mode (enzyme_width) through the "
+                               "tangent rule of '" +
+                                   displayName(*Info.Fn) +
+                                   "' is not supported yet");
+    // Declared, with a rule for reverse mode only.
+    if (Info.Fn->isDeclaration() && !tangentRule(*Info.Fn))
+      return unsupported(
+          Call, DifferentiabilityChecks::whyNoDerivative(Call, Info.Fn));
+    return tangentDifferentiatedCall(Call);
   case CalleeKind::Indirect:
     return tangentDifferentiatedCall(Call);
   case CalleeKind::MemTransfer:

@@ -17,6 +17,7 @@
 #include "Interrupt/ResumableSplitter.h"
 #include "Interrupt/StepInstrumentation.h"
 #include "Interrupt/StepModel.h"
+#include "Support/CustomRules.h"
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
 #include "Support/IndirectDispatch.h"
@@ -127,7 +128,21 @@ bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
       auto *Call = dyn_cast<CallBase>(&Inst);
       if (!Call || Call->isInlineAsm())
         continue;
-      if (Function *Callee = definedCallee(*Call))
+      if (Function *Callee = Call->getCalledFunction();
+          ForCheckpointing && Callee && gradientRule(*Callee)) {
+        reportNotInterruptible(
+            *Call, *F,
+            "a call of '" + displayName(*Callee) +
+                "', which has a custom gradient rule, inside a checkpointed "
+                "gradient is not supported yet (the rule's writes to memory "
+                "could not be undone when the schedule re-executes); use the "
+                "plain gradient");
+        Ok = false;
+        continue;
+      }
+      // A function differentiated as a libm function runs as one.
+      if (Function *Callee = definedCallee(*Call);
+          Callee && !functionLikeName(*Callee))
         Work.insert(Callee);
       else if (!Call->getCalledFunction())
         for (Function *Target : indirectCallTargets(M, Call->getFunctionType()))
@@ -284,6 +299,9 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
     for (StringRef Attr : {"target-cpu", "target-features", "tune-cpu"})
       if (F->hasFnAttribute(Attr))
         Step->addFnAttr(F->getFnAttribute(Attr));
+    // So must a checkpointed gradient: no derivative flows through it.
+    if (isInactiveFunction(*F))
+      markInactive(*Step);
     Steps[Clone] = Step;
   }
   if (!Ok) {

@@ -268,8 +268,12 @@ bool Instrumenter::checkCall(CallBase &Call) {
   case CalleeKind::MemTransfer:
   case CalleeKind::MemSet:
   case CalleeKind::PointerCast:
-  case CalleeKind::Module:
     return true;
+  case CalleeKind::Module:
+    // A function with a rule of the user's may be defined elsewhere.
+    if (!Info.Fn->isDeclaration())
+      return true;
+    break;
   case CalleeKind::Indirect:
     llvm_unreachable("indirect calls are dispatched before instrumentation");
   case CalleeKind::Alloc:
@@ -279,6 +283,10 @@ bool Instrumenter::checkCall(CallBase &Call) {
   case CalleeKind::Free:
     return true;
   case CalleeKind::NoDerivative:
+    // An inactive function of the program's runs like any other.
+    if (Info.Fn && !Info.Fn->isDeclaration())
+      return true;
+    break;
   case CalleeKind::External:
     break;
   }

@@ -2,6 +2,7 @@
 #include "Reverse/AutodiffPass.h"
 
 #include "Support/ApiNames.h"
+#include "Support/CustomRules.h"
 
 #include "Checkpoint/CheckpointedGradient.h"
 #include "Forward/TangentRequests.h"
@@ -24,8 +25,10 @@ using namespace llvm;
 namespace capsule {
 
 PreservedAnalyses ProtectMarkersPass::run(Module &M, ModuleAnalysisManager &) {
-  // Before optimization can drop an unused registration or annotation.
+  // Before optimization can drop an unused registration or annotation, or
+  // inline a function with a rule into its callers.
   refuseUnimplementedApi(M);
+  readCustomRules(M);
   bool Changed = false;
   for (GlobalVariable &G : M.globals())
     if (isActivityMarkerGlobal(G) && !G.isExternallyInitialized()) {
@@ -211,7 +214,9 @@ void keepNestedGradientsPlain(
 } // namespace
 
 PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
-  refuseUnimplementedApi(M); // when run alone (opt -passes=capsule)
+  // When run alone (opt -passes=capsule).
+  refuseUnimplementedApi(M);
+  readCustomRules(M);
   SmallVector<MarkerCall, 8> Calls = findMarkerCalls(M);
   if (Calls.empty())
     return PreservedAnalyses::all();

@@ -1,10 +1,15 @@
 //===- Differentiator.cpp - Derivatives of the functions of a module ------===//
 #include "Reverse/Differentiator.h"
 
+#include "Forward/CustomTangent.h"
+#include "Reverse/CustomGradient.h"
+
 #include "Analysis/Activity.h"
 #include "Analysis/MemoryKinds.h"
+#include "Forward/CustomTangent.h"
 #include "Forward/Lanes.h"
 #include "Forward/TangentGenerator.h"
+#include "Reverse/CustomGradient.h"
 #include "Reverse/GradientGenerator.h"
 #include "Support/Diagnostics.h"
 #include "Support/MarkerCalls.h"
@@ -227,10 +232,37 @@ static void giveUnreachableBodies(const Derivative &Dv) {
                           BasicBlock::Create(F->getContext(), "refused", F));
 }
 
+/// A function with a rule of the user's for \p Sig's mode gets a
+/// derivative that calls the rule instead of one made from its body.
+static bool emitRuleDerivative(RuntimeABI &ABI, const DiffSignature &Sig,
+                               const Derivative &Dv) {
+  if (Sig.Tangent) {
+    Function *Rule = tangentRule(*Sig.Fn);
+    if (!Rule || Sig.Width > 1)
+      return false;
+    emitTangentRuleBody(Sig, *Rule, *Dv.Tangent);
+    return true;
+  }
+  std::optional<GradientRule> Rule = gradientRule(*Sig.Fn);
+  if (!Rule)
+    return false;
+  emitGradientRuleSweeps(ABI, Sig, *Rule, Dv);
+  return true;
+}
+
 void Differentiator::run() {
   while (!Pending.empty()) {
     DiffSignature Sig = Pending.front();
     Pending.pop_front();
+    if (emitRuleDerivative(ABI, Sig, Derivatives[Sig]))
+      continue;
+    // A function with a rule for the other mode only (the call was
+    // refused).
+    if (Sig.Fn->isDeclaration()) {
+      noteFailure();
+      giveUnreachableBodies(Derivatives[Sig]);
+      continue;
+    }
     if (const Instruction *Goto = computedGoto(*Sig.Fn)) {
       reportUnsupported(*Goto, *Sig.Fn,
                         "computed goto (goto *p, indirectbr) and asm goto "

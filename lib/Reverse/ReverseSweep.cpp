@@ -13,6 +13,7 @@
 #include "Reverse/ComplexRules.h"
 #include "Reverse/DerivativeRules.h"
 #include "Reverse/GradientGenerator.h"
+#include "Support/CustomRules.h"
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
 #include "Support/IndirectDispatch.h"
@@ -468,6 +469,11 @@ void GradientGenerator::reverseCall(CallBase &Call) {
   case CalleeKind::Math:
     return reverseMath(Call, Info.Math);
   case CalleeKind::Module:
+    // Declared, with a rule for forward mode only.
+    if (Info.Fn->isDeclaration() && !gradientRule(*Info.Fn))
+      return unsupported(
+          Call, DifferentiabilityChecks::whyNoDerivative(Call, Info.Fn));
+    return reverseDifferentiatedCall(Call);
   case CalleeKind::Indirect:
     return reverseDifferentiatedCall(Call);
   case CalleeKind::MemTransfer:

@@ -1,6 +1,7 @@
 //===- ApiNames.cpp - API names Capsule does not implement ----------------===//
 #include "Support/ApiNames.h"
 
+#include "Support/CustomRules.h"
 #include "Support/Diagnostics.h"
 #include "Support/MarkerCalls.h"
 
@@ -8,7 +9,6 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
-#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -50,20 +50,15 @@ bool isImplemented(const GlobalValue &GV) {
     if (markerKind(*F) || runMarkerKind(*F))
       return true;
   if (auto *G = dyn_cast<GlobalVariable>(&GV))
-    if (isActivityMarkerGlobal(*G))
+    if (isActivityMarkerGlobal(*G) || isRuleRegistration(*G))
       return true;
   return definedByRuntime(GV.getName());
 }
 
-/// What ignoring the name would do, for the families users meet first.
+/// What ignoring the name would do, for the registrations Capsule lacks.
 StringRef consequence(StringRef Name) {
-  if (Name.starts_with("__enzyme_register_"))
-    return "; custom derivatives are not supported yet, and the rule would "
-           "be ignored";
-  if (Name.starts_with("__enzyme_inactive") ||
-      Name.starts_with("__enzyme_function_like"))
-    return "; activity annotations are not supported yet, and this one "
-           "would be ignored";
+  if (Name.starts_with("__enzyme_"))
+    return "; this registration would be ignored";
   return "";
 }
 
@@ -71,26 +66,6 @@ std::string unimplemented(StringRef What, StringRef Family) {
   return (What + " is " + (Family == "Enzyme" ? "an" : "a") + " " + Family +
           " API name that Capsule does not implement yet")
       .str();
-}
-
-/// "file:line: " of a global's definition, when debug info has it.
-std::string definitionSite(const GlobalValue &GV) {
-  unsigned Line = 0;
-  StringRef File;
-  if (auto *F = dyn_cast<Function>(&GV)) {
-    if (const DISubprogram *SP = F->getSubprogram()) {
-      Line = SP->getLine();
-      File = SP->getFilename();
-    }
-  } else if (auto *G = dyn_cast<GlobalVariable>(&GV)) {
-    SmallVector<DIGlobalVariableExpression *, 1> Info;
-    G->getDebugInfo(Info);
-    if (!Info.empty()) {
-      Line = Info.front()->getVariable()->getLine();
-      File = Info.front()->getVariable()->getFilename();
-    }
-  }
-  return Line ? (File + ":" + Twine(Line) + ": ").str() : "";
 }
 
 /// Every instruction that uses \p GV gets the error. With \p EvenUnused,
@@ -135,9 +110,20 @@ void refuseUnimplementedNames(Module &M) {
     Check(G);
 }
 
-bool isEnzymeAnnotation(const Value *Text, StringRef &Annotation) {
-  return getConstantStringInfo(Text, Annotation) &&
-         Annotation.starts_with("enzyme_");
+/// An enzyme_* annotation that readCustomRules does not read: it reads
+/// those of functions and globals, never those of local variables.
+bool isEnzymeAnnotation(const Value *Text, StringRef &Annotation,
+                        bool OfGlobal) {
+  if (!getConstantStringInfo(Text, Annotation))
+    return false;
+  if (OfGlobal && isRuleAnnotation(Annotation))
+    return false;
+  return Annotation.starts_with("enzyme_") ||
+         Annotation.starts_with("capsule_");
+}
+
+StringRef annotationFamily(StringRef Annotation) {
+  return Annotation.starts_with("enzyme_") ? "Enzyme" : "Capsule";
 }
 
 /// `__attribute__((annotate("enzyme_inactive")))` and kin on functions and
@@ -153,7 +139,8 @@ void refuseGlobalAnnotations(Module &M) {
     auto *Entry = dyn_cast<ConstantStruct>(U.get());
     StringRef Annotation, File;
     if (!Entry || Entry->getNumOperands() < 4 ||
-        !isEnzymeAnnotation(Entry->getOperand(1), Annotation))
+        !isEnzymeAnnotation(Entry->getOperand(1), Annotation,
+                            /*OfGlobal=*/true))
       continue;
     std::string Site;
     auto *Line = dyn_cast<ConstantInt>(Entry->getOperand(3));
@@ -167,7 +154,7 @@ void refuseGlobalAnnotations(Module &M) {
         M.getContext(),
         Site +
             unimplemented("the annotation '" + Annotation.str() + "'" + On,
-                          "Enzyme") +
+                          annotationFamily(Annotation)) +
             "; it would be ignored");
   }
 }
@@ -178,7 +165,8 @@ void refuseGlobalAnnotations(Module &M) {
 void refuseLocalAnnotations(Module &M) {
   for (Function &F : M) {
     for (const Attribute &A : F.getAttributes().getFnAttrs())
-      if (A.isStringAttribute() && A.getKindAsString().starts_with("enzyme_"))
+      if (A.isStringAttribute() && A.getKindAsString().starts_with("enzyme_") &&
+          !isRuleAttribute(A.getKindAsString()))
         reportUnimplementedApi(
             F.getContext(),
             definitionSite(F) +
@@ -192,10 +180,11 @@ void refuseLocalAnnotations(Module &M) {
       if (Call &&
           (Call->getIntrinsicID() == Intrinsic::var_annotation ||
            Call->getIntrinsicID() == Intrinsic::ptr_annotation) &&
-          isEnzymeAnnotation(Call->getArgOperand(1), Annotation))
+          isEnzymeAnnotation(Call->getArgOperand(1), Annotation,
+                             /*OfGlobal=*/false))
         reportUnimplementedApi(
             Call, unimplemented("the annotation '" + Annotation.str() + "'",
-                                "Enzyme") +
+                                annotationFamily(Annotation)) +
                       "; it would be ignored");
     }
   }

@@ -5,6 +5,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
@@ -109,6 +110,26 @@ void reportBadMarkerCall(const Instruction &Call, const Twine &Why) {
 void reportUnimplementedApi(const Instruction *I, const Twine &Why) {
   I->getContext().diagnose(DiagnosticInfoUnsupported(
       *I->getFunction(), "capsule: " + Why, I->getDebugLoc(), DS_Error));
+}
+
+/// "file:line: " of a global's definition, when debug info has it.
+std::string definitionSite(const GlobalValue &GV) {
+  unsigned Line = 0;
+  StringRef File;
+  if (auto *F = dyn_cast<Function>(&GV)) {
+    if (const DISubprogram *SP = F->getSubprogram()) {
+      Line = SP->getLine();
+      File = SP->getFilename();
+    }
+  } else if (auto *G = dyn_cast<GlobalVariable>(&GV)) {
+    SmallVector<DIGlobalVariableExpression *, 1> Info;
+    G->getDebugInfo(Info);
+    if (!Info.empty()) {
+      Line = Info.front()->getVariable()->getLine();
+      File = Info.front()->getVariable()->getFilename();
+    }
+  }
+  return Line ? (File + ":" + Twine(Line) + ": ").str() : "";
 }
 
 void reportUnimplementedApi(LLVMContext &C, const Twine &Why) {

@@ -11,6 +11,7 @@
 
 namespace llvm {
 class Function;
+class GlobalValue;
 class Instruction;
 class LLVMContext;
 } // namespace llvm
@@ -42,6 +43,8 @@ void reportBadMarkerCall(const llvm::Instruction &Call, const llvm::Twine &Why);
 void reportUnimplementedApi(const llvm::Instruction *I, const llvm::Twine &Why);
 void reportUnimplementedApi(llvm::LLVMContext &C, const llvm::Twine &Why);
 
+/// "file:line: " of a global's definition, when debug info has it.
+std::string definitionSite(const llvm::GlobalValue &GV);
 /// The user-facing name of a function (demangled C++ name when possible).
 std::string displayName(const llvm::Function &F);
 

@@ -1,7 +1,7 @@
 // Error: Enzyme and Capsule API names Capsule does not implement yet, each
 // named at compile time (at -O0 and -O2, whether used or only defined):
-// markers, activity markers, custom-derivative and activity registrations,
-// annotations. Activity markers that Enzyme code defines but never uses are
+// markers, activity markers, registrations and annotations other than the
+// custom rules and activity ones (custom-rules.c). Activity markers that Enzyme code defines but never uses are
 // not errors.
 // RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=enzyme_const --implicit-check-not=enzyme_tape
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=enzyme_const --implicit-check-not=enzyme_tape
@@ -19,16 +19,15 @@ double square(double x) { return x * x; }
 double square_grad(double x, double dret) { return 2 * x * dret; }
 double lookup(double x) { return x; }
 
-// CHECK-DAG: unimplemented-api.c:[[@LINE+1]]: '__enzyme_register_gradient_square' is an Enzyme API name that Capsule does not implement yet; custom derivatives are not supported yet, and the rule would be ignored
-void *__enzyme_register_gradient_square[3] = {(void *)square, (void *)square,
-                                              (void *)square_grad};
-// CHECK-DAG: unimplemented-api.c:[[@LINE+1]]: '__enzyme_inactivefn_lookup' is an Enzyme API name that Capsule does not implement yet; activity annotations
-void *__enzyme_inactivefn_lookup[] = {(void *)lookup};
-// CHECK-DAG: unimplemented-api.c:[[@LINE+1]]: '__enzyme_function_like_lookup' is an Enzyme API name
-void *__enzyme_function_like_lookup[2] = {(void *)lookup, "log1p"};
+// CHECK-DAG: unimplemented-api.c:[[@LINE+1]]: '__enzyme_register_splitderivative_square' is an Enzyme API name that Capsule does not implement yet; this registration would be ignored
+void *__enzyme_register_splitderivative_square[3] = {
+    (void *)square, (void *)square, (void *)square_grad};
+// CHECK-DAG: unimplemented-api.c:[[@LINE+1]]: '__enzyme_allocation_like' is an Enzyme API name that Capsule does not implement yet
+void *__enzyme_allocation_like[4] = {(void *)lookup, (void *)0, "-1",
+                                     (void *)lookup};
 
-// CHECK-DAG: unimplemented-api.c:[[@LINE+1]]: the annotation 'enzyme_inactive' on 'noisy' is an Enzyme API name that Capsule does not implement yet
-__attribute__((annotate("enzyme_inactive"))) double noisy(double x) {
+// CHECK-DAG: unimplemented-api.c:[[@LINE+1]]: the annotation 'enzyme_nofree' on 'noisy' is an Enzyme API name that Capsule does not implement yet
+__attribute__((annotate("enzyme_nofree"))) double noisy(double x) {
   return x;
 }
 

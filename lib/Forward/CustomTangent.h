@@ -1,0 +1,24 @@
+//===- CustomTangent.h - A tangent function that calls a user's rule -*- C++
+//-*-===//
+//
+// A function with a tangent rule (Support/CustomRules.h) is not
+// differentiated in forward mode: its tangent function calls the rule with
+// each argument followed by its tangent. Arguments without one get what
+// Enzyme gives its rules: zero for a floating-point value, the argument
+// itself for a pointer or an integer.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_CUSTOMTANGENT_H
+#define CAPSULE_CUSTOMTANGENT_H
+
+#include "Analysis/Signature.h"
+
+namespace capsule {
+
+/// Gives \p Tangent, the tangent function of \p Sig (width 1), a body that
+/// calls the tangent rule \p Rule.
+void emitTangentRuleBody(const DiffSignature &Sig, llvm::Function &Rule,
+                         llvm::Function &Tangent);
+
+} // namespace capsule
+
+#endif

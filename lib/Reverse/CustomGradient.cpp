@@ -1,0 +1,163 @@
+//===- CustomGradient.cpp - Sweeps that call a user's gradient rule -------===//
+#include "Reverse/CustomGradient.h"
+
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+namespace {
+
+/// The arguments a rule takes before any adjoint or tape: \p Sweep's primal
+/// arguments, each that is not floating point followed by its shadow. A
+/// dup pointer's shadow is the sweep's parameter after the primal ones; an
+/// argument without a shadow (an integer, a pointer to memory without
+/// derivatives) is its own, as Enzyme passes it.
+SmallVector<Value *, 8> ruleArguments(Function &Sweep,
+                                      const DiffSignature &Sig) {
+  unsigned NextShadow = Sig.Fn->arg_size();
+  SmallVector<Value *, 8> Args;
+  for (unsigned K = 0; K < Sig.Fn->arg_size(); ++K) {
+    Value *V = Sweep.getArg(K);
+    Args.push_back(V);
+    if (hasShadowParam(V->getType()))
+      Args.push_back(
+          Sig.Args[K] == ArgActivity::Dup ? Sweep.getArg(NextShadow++) : V);
+  }
+  return Args;
+}
+
+/// The record the forward sweep leaves for the reverse sweep: the values,
+/// packed without padding as the generators' records are (TapeRecords.cpp).
+struct Record {
+  SmallVector<Type *, 8> Types;
+  SmallVector<uint64_t, 8> Offsets;
+  uint64_t Size = 0;
+
+  Record(const DataLayout &DL, ArrayRef<Type *> Fields) {
+    for (Type *T : Fields) {
+      Types.push_back(T);
+      Offsets.push_back(Size);
+      Size += DL.getTypeStoreSize(T);
+    }
+  }
+
+  void push(IRBuilder<> &B, RuntimeABI &ABI, ArrayRef<Value *> Values) const {
+    if (!Size)
+      return;
+    Value *Rec = ABI.emitTapePush(B, Size);
+    for (auto [V, Offset] : zip(Values, Offsets))
+      B.CreateAlignedStore(
+          V, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Rec, Offset),
+          Align(1));
+  }
+
+  SmallVector<Value *, 8> pop(IRBuilder<> &B, RuntimeABI &ABI) const {
+    SmallVector<Value *, 8> Values;
+    if (!Size)
+      return Values;
+    Value *Rec = ABI.emitTapePop(B, Size);
+    for (auto [T, Offset] : zip(Types, Offsets))
+      Values.push_back(B.CreateAlignedLoad(
+          T, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Rec, Offset),
+          Align(1)));
+    return Values;
+  }
+};
+
+unsigned fieldCount(Type *T) {
+  if (auto *ST = dyn_cast<StructType>(T))
+    return ST->getNumElements();
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    return VT->getNumElements();
+  return T->isVoidTy() ? 0 : 1;
+}
+
+/// Field \p Field (-2: the whole result) of the augmented rule's result.
+Value *augmentField(IRBuilder<> &B, Value *Result, int Field) {
+  if (Field == -2)
+    return Result;
+  return resultField(B, Result, Field, fieldCount(Result->getType()));
+}
+
+/// The record of \p Fn's rule: its arguments with their shadows, then the
+/// augmented rule's tape.
+Record recordOf(const Function &Fn, const GradientRule &Rule) {
+  SmallVector<Type *, 8> Types = argumentsWithShadows(Fn);
+  if (Rule.TapeTy)
+    Types.push_back(Rule.TapeTy);
+  return Record(Fn.getParent()->getDataLayout(), Types);
+}
+
+/// The forward sweep: the augmented rule in place of the function.
+void emitForward(RuntimeABI &ABI, const DiffSignature &Sig,
+                 const GradientRule &Rule, Function &Fwd) {
+  IRBuilder<> B(BasicBlock::Create(Fwd.getContext(), "entry", &Fwd));
+  SmallVector<Value *, 8> Args = ruleArguments(Fwd, Sig);
+  Value *Result = callRule(B, *Rule.Augment, Args);
+  SmallVector<Value *, 8> Kept(Args);
+  if (Rule.TapeTy)
+    Kept.push_back(augmentField(B, Result, Rule.TapeField));
+  recordOf(*Sig.Fn, Rule).push(B, ABI, Kept);
+  if (Fwd.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(augmentField(B, Result, Rule.PrimalField));
+}
+
+/// Checkpointed code re-executed untaped runs the function itself.
+void emitUntaped(const DiffSignature &Sig, Function &Fwd) {
+  IRBuilder<> B(BasicBlock::Create(Fwd.getContext(), "entry", &Fwd));
+  SmallVector<Value *, 8> Args;
+  for (unsigned K = 0; K < Sig.Fn->arg_size(); ++K)
+    Args.push_back(Fwd.getArg(K));
+  CallInst *Call = B.CreateCall(Sig.Fn, Args);
+  if (Fwd.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+}
+
+/// The reverse sweep: the gradient rule, its adjoints of the out arguments
+/// returned.
+void emitReverse(RuntimeABI &ABI, const DiffSignature &Sig,
+                 const GradientRule &Rule, Function &Rev) {
+  IRBuilder<> B(BasicBlock::Create(Rev.getContext(), "entry", &Rev));
+  Function &Fn = *Sig.Fn;
+  SmallVector<Value *, 8> Kept = recordOf(Fn, Rule).pop(B, ABI);
+  SmallVector<Value *, 8> Args(ArrayRef(Kept).drop_back(Rule.TapeTy ? 1 : 0));
+  Type *Ret = Fn.getReturnType();
+  if (Ret->isFPOrFPVectorTy())
+    Args.push_back(Sig.ActiveReturn ? static_cast<Value *>(Rev.getArg(0))
+                                    : Constant::getNullValue(Ret));
+  if (Rule.TapeTy)
+    Args.push_back(Kept.back());
+  Value *Adjoints = callRule(B, *Rule.Gradient, Args);
+
+  unsigned NumFloat = count_if(Fn.getFunctionType()->params(),
+                               [](Type *T) { return !hasShadowParam(T); });
+  Value *Out = UndefValue::get(Rev.getReturnType());
+  unsigned FloatIndex = 0, OutIndex = 0;
+  for (unsigned K = 0; K < Fn.arg_size(); ++K) {
+    if (hasShadowParam(Fn.getArg(K)->getType()))
+      continue;
+    if (Sig.Args[K] == ArgActivity::Out)
+      Out = B.CreateInsertValue(
+          Out, resultField(B, Adjoints, FloatIndex, NumFloat), OutIndex++);
+    ++FloatIndex;
+  }
+  B.CreateRet(Out);
+}
+
+} // namespace
+
+void emitGradientRuleSweeps(RuntimeABI &ABI, const DiffSignature &Sig,
+                            const GradientRule &Rule, const Derivative &Dv) {
+  if (Sig.Untaped)
+    return emitUntaped(Sig, *Dv.Fwd);
+  emitForward(ABI, Sig, Rule, *Dv.Fwd);
+  emitReverse(ABI, Sig, Rule, *Dv.Rev);
+}
+
+} // namespace capsule

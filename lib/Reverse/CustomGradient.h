@@ -1,0 +1,24 @@
+//===- CustomGradient.h - Sweeps that call a user's gradient rule -*- C++
+//-*-===//
+//
+// A function with a gradient rule (Support/CustomRules.h) is not
+// differentiated: its forward sweep calls the augmented forward rule and
+// keeps on the tape what the gradient rule will need (the arguments with
+// their shadows, the rule's own tape), and its reverse sweep pops that and
+// calls the gradient rule. Everything else sees an ordinary derivative.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_CUSTOMGRADIENT_H
+#define CAPSULE_CUSTOMGRADIENT_H
+
+#include "Reverse/Differentiator.h"
+#include "Support/CustomRules.h"
+
+namespace capsule {
+
+/// Gives \p Dv, the derivative of \p Sig, bodies that call \p Rule.
+void emitGradientRuleSweeps(RuntimeABI &ABI, const DiffSignature &Sig,
+                            const GradientRule &Rule, const Derivative &Dv);
+
+} // namespace capsule
+
+#endif
