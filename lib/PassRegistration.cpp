@@ -9,7 +9,10 @@
 //    simplification pipeline and before vectorization. docs/design.md gives
 //    the measurements behind this choice; CAPSULE_PIPELINE_POINT=start|last
 //    moves it (to the pipeline start, or after vectorization) to repeat
-//    them.
+//    them;
+//  - `ld.lld --load-pass-plugin=CapsulePlugin.so` (capsule-config
+//    --lto-ldflags) runs both at the link, where with -flto they run
+//    (Support/LinkTime.h).
 //===----------------------------------------------------------------------===//
 #include "Interrupt/InterruptPass.h"
 #include "Reverse/AutodiffPass.h"
@@ -85,6 +88,13 @@ void registerCallbacks(PassBuilder &PB) {
       [&PB, Point](ModulePassManager &MPM, OptimizationLevel Level) {
         if (Point == PipelinePoint::OptimizerEarly)
           addCapsulePasses(MPM, &PB, Level);
+      });
+  // Full LTO: the link's merged module (compiles with -flto left their
+  // marker calls to it: Support/LinkTime.h). ThinLTO's backends run the
+  // optimizer-early callback above.
+  PB.registerFullLinkTimeOptimizationEarlyEPCallback(
+      [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
+        addCapsulePasses(MPM, &PB, Level);
       });
   PB.registerOptimizerLastEPCallback(
       [&PB, Point](ModulePassManager &MPM, OptimizationLevel Level) {

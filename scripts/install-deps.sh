@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build          # build
   clang-19 llvm-19-dev       # compiler, and LLVM for the plugin
+  lld-19                     # link-time differentiation (capsule-config --lto-ldflags)
   llvm-19-tools              # lit, FileCheck, not
   libgtest-dev               # runtime unit tests
   libbenchmark-dev           # bench/

@@ -44,6 +44,8 @@ config.substitutions += [
     (r"%clangxx\b", tool("clang++")),
     (r"%clang\b", tool("clang")),
     (r"%opt\b", tool("opt")),
+    (r"%llvm_ar\b", tool("llvm-ar")),
+    (r"%llvm_bindir\b", config.llvm_tools_dir),
     (r"%plugin\b", config.capsule_plugin),
     (
         r"%capsule_cflags\b",

@@ -10,6 +10,7 @@
 #include "Interrupt/JournalBarriers.h"
 #include "Interrupt/ResumableSplitter.h"
 #include "Support/GeneratedCode.h"
+#include "Support/LinkTime.h"
 #include "Support/MarkerCalls.h"
 #include "Support/RuntimeABI.h"
 
@@ -53,6 +54,13 @@ static void lowerRunRequest(const RunRequest &R, const InterruptibleRoot &Root,
 
 PreservedAnalyses InterruptPass::run(Module &M, ModuleAnalysisManager &MAM) {
   SmallVector<RunCall, 8> Calls = findRunMarkerCalls(M);
+  // Compiled with -flto: the functions may be in other files. The autodiff
+  // pass ran before; the link comes next.
+  if (deferToLink(M, !Calls.empty())) {
+    finishPreLinkCompile(M);
+    return PreservedAnalyses::none();
+  }
+  enterLinkTime(M);
   if (Calls.empty())
     return PreservedAnalyses::all();
 

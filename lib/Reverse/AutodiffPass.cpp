@@ -11,6 +11,7 @@
 #include "Reverse/Differentiator.h"
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
+#include "Support/LinkTime.h"
 #include "Support/MarkerCalls.h"
 #include "Support/MarkerOperands.h"
 #include "Support/NestingOrder.h"
@@ -28,6 +29,7 @@ PreservedAnalyses ProtectMarkersPass::run(Module &M, ModuleAnalysisManager &) {
   // Before optimization can drop an unused registration or annotation, or
   // inline a function with a rule into its callers.
   refuseUnimplementedApi(M);
+  notePreLinkCompile(M);
   readCustomRules(M);
   bool Changed = false;
   for (GlobalVariable &G : M.globals())
@@ -218,6 +220,10 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
   refuseUnimplementedApi(M);
   readCustomRules(M);
   SmallVector<MarkerCall, 8> Calls = findMarkerCalls(M);
+  // Compiled with -flto: the functions may be in other files.
+  if (deferToLink(M, !Calls.empty()))
+    return PreservedAnalyses::none();
+  enterLinkTime(M);
   if (Calls.empty())
     return PreservedAnalyses::all();
 

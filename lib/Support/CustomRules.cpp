@@ -4,6 +4,7 @@
 #include "Analysis/CallClassifier.h"
 #include "Analysis/Signature.h"
 #include "Support/Diagnostics.h"
+#include "Support/LinkTime.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -483,7 +484,11 @@ bool isRuleRegistration(const GlobalVariable &G) {
 }
 
 void readCustomRules(Module &M) {
-  const char *Read = "capsule.rules.read";
+  // A compile for link-time optimization checks the rules; the link reads
+  // them again from the merged module, where a rule and its function, which
+  // may live in different files, meet (Support/LinkTime.h).
+  bool PreLink = isPreLinkCompile(M);
+  const char *Read = PreLink ? "capsule.rules.checked" : "capsule.rules.read";
   if (M.getNamedMetadata(Read))
     return;
   M.getOrInsertNamedMetadata(Read);
@@ -495,10 +500,16 @@ void readCustomRules(Module &M) {
     }
   readAnnotations(M);
   readEnzymeAttributes(M);
-  // Read; left in place they would make every rule a possible target of
-  // every indirect call of its type.
   for (GlobalVariable *G : Registrations) {
+    if (PreLink) {
+      appendToCompilerUsed(M, {G});
+      continue;
+    }
+    // Read; left in place they would make every rule a possible target of
+    // every indirect call of its type.
     removeFromUsedLists(M, [&](Constant *C) { return C == G; });
+    // The old used list may linger as a dead constant using it.
+    G->removeDeadConstantUsers();
     if (G->use_empty())
       G->eraseFromParent();
   }

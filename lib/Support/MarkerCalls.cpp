@@ -5,6 +5,7 @@
 #include "Forward/Lanes.h"
 #include "Reverse/Differentiator.h"
 #include "Support/Diagnostics.h"
+#include "Support/LinkTime.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
@@ -577,7 +578,8 @@ std::optional<GradientRequest> RequestParser::parse() {
   if (Fn->isDeclaration())
     return fail("'" + displayName(*Fn) +
                 "' has no body in this translation unit; only functions "
-                "defined here can be differentiated"),
+                "defined here can be differentiated" +
+                linkTimeAdvice(*Call.getModule())),
            std::nullopt;
   if (Fn->isVarArg())
     return fail("'" + displayName(*Fn) +
@@ -703,7 +705,8 @@ std::optional<RunRequest> parseRunRequest(CallBase &Call, RunMarkerKind Kind) {
   if (Fn->isDeclaration())
     return Fail("'" + displayName(*Fn) +
                 "' has no body in this translation unit; only functions "
-                "defined here can be interrupted");
+                "defined here can be interrupted" +
+                linkTimeAdvice(*Call.getModule()));
   if (Fn->isVarArg())
     return Fail("'" + displayName(*Fn) +
                 "' takes a variable number of arguments, which is not "

@@ -1,0 +1,94 @@
+//===- LinkTime.cpp - Differentiation deferred to the link (LTO) ----------===//
+#include "Support/LinkTime.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+namespace {
+
+const char *const PreLink = "capsule.lto.prelink";
+const char *const Waiting = "capsule.lto.waiting";
+/// Undefined in every object the compile deferred; only the link-time
+/// plugin removes the reference, so the linker's error names the fix.
+const char *const Guard =
+    "__capsule_link_with_the_plugin__see_capsule_config_lto_ldflags";
+const char *const GuardRef = "capsule.lto.guard";
+
+/// clang -flto gives every module one of these flags.
+bool compiledForLTO(const Module &M) {
+  return M.getModuleFlag("ThinLTO") || M.getModuleFlag("EnableSplitLTOUnit");
+}
+
+bool isThinLTO(const Module &M) {
+  auto *Full =
+      mdconst::extract_or_null<ConstantInt>(M.getModuleFlag("ThinLTO"));
+  return compiledForLTO(M) && !(Full && Full->isZero());
+}
+
+} // namespace
+
+void notePreLinkCompile(Module &M) {
+  if (compiledForLTO(M) && !M.getNamedMetadata(Waiting))
+    M.getOrInsertNamedMetadata(PreLink);
+}
+
+bool isPreLinkCompile(const Module &M) {
+  return M.getNamedMetadata(PreLink) != nullptr;
+}
+
+bool deferToLink(Module &M, bool HasMarkers) {
+  if (!isPreLinkCompile(M))
+    return false;
+  if (HasMarkers && !M.getNamedValue(Guard)) {
+    // Only a relocation in the object makes the linker look the name up.
+    auto *G = new GlobalVariable(M, Type::getInt8Ty(M.getContext()),
+                                 /*isConstant=*/true,
+                                 GlobalValue::ExternalLinkage, nullptr, Guard);
+    auto *Ref = new GlobalVariable(M, G->getType(), /*isConstant=*/true,
+                                   GlobalValue::PrivateLinkage, G, GuardRef);
+    appendToUsed(M, {Ref});
+  }
+  return true;
+}
+
+void finishPreLinkCompile(Module &M) {
+  if (NamedMDNode *N = M.getNamedMetadata(PreLink)) {
+    M.eraseNamedMetadata(N);
+    M.getOrInsertNamedMetadata(Waiting);
+  }
+}
+
+void enterLinkTime(Module &M) {
+  // Merged modules (full LTO) hold one reference per file, renamed apart.
+  SmallVector<GlobalVariable *, 4> Refs;
+  for (GlobalVariable &G : M.globals())
+    if (G.getName().starts_with(GuardRef))
+      Refs.push_back(&G);
+  removeFromUsedLists(M, [&](Constant *C) { return is_contained(Refs, C); });
+  // The old llvm.used array may linger as a dead constant using them.
+  for (GlobalVariable *Ref : Refs) {
+    Ref->removeDeadConstantUsers();
+    if (Ref->use_empty())
+      Ref->eraseFromParent();
+  }
+  if (GlobalVariable *G = M.getGlobalVariable(Guard)) {
+    G->removeDeadConstantUsers();
+    if (G->use_empty())
+      G->eraseFromParent();
+  }
+}
+
+std::string linkTimeAdvice(const Module &M) {
+  if (isThinLTO(M))
+    return "; ThinLTO differentiates each file with only what it imports: "
+           "link with full LTO (-flto=full)";
+  return "; for a function defined in another file, compile every file with "
+         "-flto and link with $(capsule-config --lto-ldflags)";
+}
+
+} // namespace capsule
