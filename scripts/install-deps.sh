@@ -8,6 +8,7 @@ packages=(
   cmake ninja-build          # build
   clang-19 llvm-19-dev       # compiler, and LLVM for the plugin
   lld-19                     # link-time differentiation (capsule-config --lto-ldflags)
+  libclang-19-dev            # clang's plugin for the attributes of custom rules
   llvm-19-tools              # lit, FileCheck, not
   libgtest-dev               # runtime unit tests
   libbenchmark-dev           # bench/

@@ -49,7 +49,11 @@ config.substitutions += [
     (r"%plugin\b", config.capsule_plugin),
     (
         r"%capsule_cflags\b",
-        "-fpass-plugin={} {}".format(config.capsule_plugin, include_flags),
+        # What capsule-config gives: the pass, and clang's plugin for the
+        # attributes of custom rules.
+        "-fpass-plugin={} -fplugin={} {}".format(
+            config.capsule_plugin, config.capsule_attributes, include_flags
+        ),
     ),
     (r"%capsule_ldflags\b", config.capsule_runtime + " -lm"),
     (

@@ -152,9 +152,11 @@ void capsule_checkpoint_iteration(void);
  *   CAPSULE_INACTIVE_GLOBAL(g)     g has no derivative.
  *   CAPSULE_FUNCTION_LIKE(fn, "log1p")  fn is differentiated as that libm
  *       function, whatever its body.
- * CAPSULE_INACTIVE, on the definition of a function or a global, does what
- * the two INACTIVE forms do (clang drops it from a mere declaration: use
- * CAPSULE_INACTIVE_FUNCTION for a function defined elsewhere). */
+ * CAPSULE_INACTIVE, on a function or a global (a definition, or a
+ * declaration the file uses), does what the two INACTIVE forms do. With
+ * capsule-config --cflags, Enzyme's attributes work too:
+ * __attribute__((enzyme_inactive)), [[enzyme::inactive]],
+ * __attribute__((enzyme_function_like("log1p"))). */
 #define CAPSULE_CONCAT_(a, b) a##b
 #define CAPSULE_CONCAT(a, b) CAPSULE_CONCAT_(a, b)
 #define CAPSULE_REGISTRATION_(kind)                                            \

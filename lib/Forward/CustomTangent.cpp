@@ -10,8 +10,8 @@ using namespace llvm;
 
 namespace capsule {
 
-void emitTangentRuleBody(const DiffSignature &Sig, Function &Rule,
-                         Function &Tangent) {
+void emitTangentRuleBody(RuntimeABI &ABI, const DiffSignature &Sig,
+                         Function &Rule, Function &Tangent) {
   IRBuilder<> B(BasicBlock::Create(Tangent.getContext(), "entry", &Tangent));
   Function &Fn = *Sig.Fn;
   // The tangent function's twins follow the primal arguments, one per
@@ -23,10 +23,12 @@ void emitTangentRuleBody(const DiffSignature &Sig, Function &Rule,
     Args.push_back(V);
     if (Sig.Args[K] != ArgActivity::Const)
       Args.push_back(Tangent.getArg(NextTwin++));
+    else if (V->getType()->isPointerTy())
+      Args.push_back(B.CreateCall(ABI.tangentSinkOf(), {V}));
+    else if (hasShadowParam(V->getType()))
+      Args.push_back(V);
     else
-      Args.push_back(hasShadowParam(V->getType())
-                         ? V
-                         : Constant::getNullValue(V->getType()));
+      Args.push_back(Constant::getNullValue(V->getType()));
   }
   Value *Result = callRule(B, Rule, Args);
   Type *Ret = Fn.getReturnType();

@@ -11,19 +11,27 @@ namespace {
 
 /// The arguments a rule takes before any adjoint or tape: \p Sweep's primal
 /// arguments, each that is not floating point followed by its shadow. A
-/// dup pointer's shadow is the sweep's parameter after the primal ones; an
-/// argument without a shadow (an integer, a pointer to memory without
-/// derivatives) is its own, as Enzyme passes it.
-SmallVector<Value *, 8> ruleArguments(Function &Sweep,
+/// dup pointer's shadow is the sweep's parameter after the primal ones. A
+/// pointer to memory without derivatives gets its place in the sink
+/// (runtime/abi.h), where what the rule adds goes harmlessly (Enzyme passes
+/// the pointer itself, and a rule's += lands in the primal data); an
+/// integer is its own shadow, as Enzyme passes it.
+SmallVector<Value *, 8> ruleArguments(IRBuilder<> &B, RuntimeABI &ABI,
+                                      Function &Sweep,
                                       const DiffSignature &Sig) {
   unsigned NextShadow = Sig.Fn->arg_size();
   SmallVector<Value *, 8> Args;
   for (unsigned K = 0; K < Sig.Fn->arg_size(); ++K) {
     Value *V = Sweep.getArg(K);
     Args.push_back(V);
-    if (hasShadowParam(V->getType()))
-      Args.push_back(
-          Sig.Args[K] == ArgActivity::Dup ? Sweep.getArg(NextShadow++) : V);
+    if (!hasShadowParam(V->getType()))
+      continue;
+    if (Sig.Args[K] == ArgActivity::Dup)
+      Args.push_back(Sweep.getArg(NextShadow++));
+    else if (V->getType()->isPointerTy())
+      Args.push_back(B.CreateCall(ABI.sinkOf(), {V}));
+    else
+      Args.push_back(V);
   }
   return Args;
 }
@@ -94,7 +102,7 @@ Record recordOf(const Function &Fn, const GradientRule &Rule) {
 void emitForward(RuntimeABI &ABI, const DiffSignature &Sig,
                  const GradientRule &Rule, Function &Fwd) {
   IRBuilder<> B(BasicBlock::Create(Fwd.getContext(), "entry", &Fwd));
-  SmallVector<Value *, 8> Args = ruleArguments(Fwd, Sig);
+  SmallVector<Value *, 8> Args = ruleArguments(B, ABI, Fwd, Sig);
   Value *Result = callRule(B, *Rule.Augment, Args);
   SmallVector<Value *, 8> Kept(Args);
   if (Rule.TapeTy)

@@ -240,7 +240,7 @@ static bool emitRuleDerivative(RuntimeABI &ABI, const DiffSignature &Sig,
     Function *Rule = tangentRule(*Sig.Fn);
     if (!Rule || Sig.Width > 1)
       return false;
-    emitTangentRuleBody(Sig, *Rule, *Dv.Tangent);
+    emitTangentRuleBody(ABI, Sig, *Rule, *Dv.Tangent);
     return true;
   }
   std::optional<GradientRule> Rule = gradientRule(*Sig.Fn);

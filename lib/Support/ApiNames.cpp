@@ -129,17 +129,9 @@ StringRef annotationFamily(StringRef Annotation) {
 /// `__attribute__((annotate("enzyme_inactive")))` and kin on functions and
 /// globals (llvm.global.annotations: {value, text, file, line, args}).
 void refuseGlobalAnnotations(Module &M) {
-  GlobalVariable *Annotations = M.getGlobalVariable("llvm.global.annotations");
-  if (!Annotations || !Annotations->hasInitializer())
-    return;
-  auto *Entries = dyn_cast<ConstantArray>(Annotations->getInitializer());
-  if (!Entries)
-    return;
-  for (const Use &U : Entries->operands()) {
-    auto *Entry = dyn_cast<ConstantStruct>(U.get());
+  for (ConstantStruct *Entry : globalAnnotations(M)) {
     StringRef Annotation, File;
-    if (!Entry || Entry->getNumOperands() < 4 ||
-        !isEnzymeAnnotation(Entry->getOperand(1), Annotation,
+    if (!isEnzymeAnnotation(Entry->getOperand(1), Annotation,
                             /*OfGlobal=*/true))
       continue;
     std::string Site;

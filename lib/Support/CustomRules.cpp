@@ -379,17 +379,9 @@ void readRegistration(Module &M, GlobalVariable &G, RuleKind Kind) {
 /// and `annotate("enzyme_function_like=log1p")` (what Enzyme's clang
 /// plugin makes of its attributes), in either spelling.
 void readAnnotations(Module &M) {
-  GlobalVariable *Annotations = M.getGlobalVariable("llvm.global.annotations");
-  if (!Annotations || !Annotations->hasInitializer())
-    return;
-  auto *Entries = dyn_cast<ConstantArray>(Annotations->getInitializer());
-  if (!Entries)
-    return;
-  for (const Use &U : Entries->operands()) {
-    auto *Entry = dyn_cast<ConstantStruct>(U.get());
+  for (ConstantStruct *Entry : globalAnnotations(M)) {
     StringRef Text;
-    if (!Entry || Entry->getNumOperands() < 2 ||
-        !getConstantStringInfo(Entry->getOperand(1), Text))
+    if (!getConstantStringInfo(Entry->getOperand(1), Text))
       continue;
     auto *Target =
         dyn_cast<GlobalValue>(Entry->getOperand(0)->stripPointerCasts());
@@ -420,6 +412,19 @@ void readEnzymeAttributes(Module &M) {
 }
 
 } // namespace
+
+SmallVector<ConstantStruct *, 4> globalAnnotations(Module &M) {
+  SmallVector<ConstantStruct *, 4> Entries;
+  GlobalVariable *Annotations = M.getGlobalVariable("llvm.global.annotations");
+  if (!Annotations || !Annotations->hasInitializer())
+    return Entries;
+  if (auto *Array = dyn_cast<ConstantArray>(Annotations->getInitializer()))
+    for (const Use &U : Array->operands())
+      if (auto *Entry = dyn_cast<ConstantStruct>(U.get());
+          Entry && Entry->getNumOperands() >= 4)
+        Entries.push_back(Entry);
+  return Entries;
+}
 
 bool hasShadowParam(Type *T) { return !T->isFPOrFPVectorTy(); }
 

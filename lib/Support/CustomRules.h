@@ -37,6 +37,9 @@ namespace capsule {
 /// later calls do nothing.
 void readCustomRules(llvm::Module &M);
 
+/// The entries of llvm.global.annotations: {value, text, file, line, args}.
+llvm::SmallVector<llvm::ConstantStruct *, 4> globalAnnotations(llvm::Module &M);
+
 /// Whether \p G registers a rule or annotation readCustomRules reads.
 bool isRuleRegistration(const llvm::GlobalVariable &G);
 /// Whether readCustomRules reads the annotation \p Text

@@ -7,8 +7,11 @@
 // function that overwrites its input (the rule keeps what it needs in its
 // tape), an integer argument (passed as its own shadow), a struct of
 // adjoints and one returned through memory (three doubles), a tape returned
-// beside the result, and a deliberately wrong rule whose effect must show.
-// Forward over reverse through a rule gives the Hessian-vector product.
+// beside the result, a constant input (whose shadow is a place in the sink:
+// the rule's += must not reach the data), and a deliberately wrong rule
+// whose effect must show.
+// Forward over reverse and reverse over reverse through a rule give second
+// derivatives; recursion runs through a rule.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags -lm && %t1
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
@@ -155,6 +158,15 @@ static double f_fd(double *x, void *ctx) {
   return f(x);
 }
 
+/* A constant input: the rule's += to its shadow goes to the sink, not to
+ * the data. */
+static double with_const(double *x, const double *c) {
+  double y, k;
+  square_into(c, &k);
+  square_into(x, &y);
+  return y * k;
+}
+
 /* d/dx of rule_sin is the rule's 2 cos x, not the body's cos x. */
 __attribute__((noinline)) double rule_sin(double x) {
   double y = sin(x);
@@ -173,6 +185,11 @@ static double dcube_twice(double x) {
   return __capsule_autodiff((void *)cube_twice, x);
 }
 
+/* Recursion through a rule: rec(x, 2) = x^9 / 16. */
+static double rec(double x, int n) {
+  return n == 0 ? x : cube(rec(x, n - 1)) * 0.5;
+}
+
 int main(void) {
   double x[N] = {0.7, -0.4, 0.3, 0.55}, dx[N] = {0};
   __capsule_autodiff((void *)f, x, dx);
@@ -182,6 +199,11 @@ int main(void) {
   __capsule_autodiff((void *)f, x, dx2);
   check_vec_cf("second call", dx2, dx, N);
 
+  double c = 3.0, xc = 0.5, dxc = 0;
+  __capsule_autodiff((void *)with_const, &xc, &dxc, capsule_const, &c);
+  check_cf("gradient with a constant input", dxc, 2 * xc * c * c);
+  check_cf("the constant input is untouched", c, 3.0);
+
   double t = 0.8;
   check_cf("the rule's effect shows", __capsule_autodiff((void *)g, t),
            2 * cos(t) * t + sin(t));
@@ -189,5 +211,9 @@ int main(void) {
   check_cf("gradient of cube_twice", dcube_twice(t), 6 * t * t);
   check_cf("forward over reverse", __capsule_fwddiff((void *)dcube_twice, t, 1.0),
            12 * t);
+  check_cf("reverse over reverse", __capsule_autodiff((void *)dcube_twice, t),
+           12 * t);
+  check_cf("recursion through a rule", __capsule_autodiff((void *)rec, t, 2),
+           9 * pow(t, 8) / 16);
   return check_report();
 }

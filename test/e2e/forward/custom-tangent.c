@@ -3,7 +3,8 @@
 // floating-point result returned as {result, tangent}, pointer outputs
 // written by the rule; for double and float (whose pair C returns in a
 // vector register), an integer argument (passed as its own tangent), a
-// constant argument (zero tangent), a function with both a tangent and a
+// constant argument (zero tangent), a constant pointer (its tangents read
+// zero from the tangent sink), a function with both a tangent and a
 // gradient rule used in both modes, and a deliberately wrong rule whose
 // effect must show. Bodies are opaque to Capsule (inline assembly), so only
 // the rules can differentiate them; tangents are checked against central
@@ -118,6 +119,13 @@ static double with_const(double *x, double a) {
 
 static double softf_d(double x) { return softf((float)x) * 1.0; }
 
+/* A constant input array: its tangent, read from the sink, is zero. */
+static double const_input(double *x, const double *c) {
+  double y[N];
+  sq_scale(c, y, N, x[0]);
+  return y[0] + y[1] + y[2];
+}
+
 static double g(double x) { return twice_wrong(x) + cube(x); }
 
 int main(void) {
@@ -138,6 +146,11 @@ int main(void) {
   check_cf("constant argument",
            __capsule_fwddiff((void *)with_const, x, v, capsule_const, a),
            2 * a * (x[0] * v[0] + x[1] * v[1] + x[2] * v[2]));
+
+  double c[N] = {0.5, -1.5, 2.0};
+  check_cf("constant input array",
+           __capsule_fwddiff((void *)const_input, x, v, capsule_const, c),
+           v[0] * (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]));
 
   double t = 0.6;
   check_cf("the rule's effect shows", __capsule_fwddiff((void *)g, t, 1.0),
