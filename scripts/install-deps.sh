@@ -15,6 +15,7 @@ packages=(
   python3 python3-psutil     # lit, and its per-test timeout
   gnuplot-nox                # plots of examples/paper-fig8/sweep.py
   libeigen3-dev              # tests of C++ code using Eigen
+  libopenblas-dev            # tests and benchmark of the BLAS rules
 )
 
 installed() {

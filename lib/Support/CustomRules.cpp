@@ -3,6 +3,7 @@
 
 #include "Analysis/CallClassifier.h"
 #include "Analysis/Signature.h"
+#include "Support/BlasRules.h"
 #include "Support/Diagnostics.h"
 #include "Support/LinkTime.h"
 
@@ -336,7 +337,7 @@ void readRegistration(Module &M, GlobalVariable &G, RuleKind Kind) {
     Function *Aug = functionOf(Ops[1]), *Grad = functionOf(Ops[2]);
     if (std::string Why = checkGradientRule(*Fn, *Aug, *Grad); !Why.empty())
       return reportBadRule(G, Why);
-    Fn->setMetadata(GradientMD, functionsNode(M.getContext(), {Aug, Grad}));
+    setGradientRule(*Fn, *Aug, *Grad);
     for (Function *F : {Fn, Aug, Grad})
       keep(M, *F);
     return;
@@ -347,7 +348,7 @@ void readRegistration(Module &M, GlobalVariable &G, RuleKind Kind) {
     Function *Tan = functionOf(Ops[1]);
     if (std::string Why = checkTangentRule(*Fn, *Tan); !Why.empty())
       return reportBadRule(G, Why);
-    Fn->setMetadata(TangentMD, functionsNode(M.getContext(), {Tan}));
+    setTangentRule(*Fn, *Tan);
     for (Function *F : {Fn, Tan})
       keep(M, *F);
     return;
@@ -505,6 +506,7 @@ void readCustomRules(Module &M) {
     }
   readAnnotations(M);
   readEnzymeAttributes(M);
+  attachBlasRules(M);
   for (GlobalVariable *G : Registrations) {
     if (PreLink) {
       appendToCompilerUsed(M, {G});
@@ -518,6 +520,15 @@ void readCustomRules(Module &M) {
     if (G->use_empty())
       G->eraseFromParent();
   }
+}
+
+void setGradientRule(Function &F, Function &Augment, Function &Gradient) {
+  F.setMetadata(GradientMD,
+                functionsNode(F.getContext(), {&Augment, &Gradient}));
+}
+
+void setTangentRule(Function &F, Function &Tangent) {
+  F.setMetadata(TangentMD, functionsNode(F.getContext(), {&Tangent}));
 }
 
 std::optional<GradientRule> gradientRule(const Function &F) {

@@ -15,6 +15,7 @@
 //   - a function differentiated as a libm function (`__enzyme_function_like
 //     _NAME = {fn, "log1p"}`, the annotation enzyme_function_like=log1p, the
 //     attribute enzyme_math).
+// The CBLAS routines get built-in rules (Support/BlasRules.h).
 // readCustomRules checks each against its function and records it on the
 // function or global, where the rest of the pass asks for it, so that it
 // survives the optimizer's removal of the registration globals.
@@ -64,6 +65,11 @@ struct GradientRule {
   llvm::Type *TapeTy = nullptr;
 };
 std::optional<GradientRule> gradientRule(const llvm::Function &F);
+/// Records \p Augment and \p Gradient as \p F's gradient rule, and
+/// \p Tangent as its tangent rule (the caller checked that they fit).
+void setGradientRule(llvm::Function &F, llvm::Function &Augment,
+                     llvm::Function &Gradient);
+void setTangentRule(llvm::Function &F, llvm::Function &Tangent);
 
 /// A tangent rule: the function's arguments each followed by its tangent;
 /// returns {result, tangent of the result} for a floating-point result,

@@ -1,0 +1,113 @@
+// CBLAS routines (OpenBLAS): ddot, daxpy, dscal, dnrm2, dcopy, dgemv and
+// dgemm differentiated by Capsule's built-in rules, which call BLAS for the
+// adjoints (runtime/BlasRules.c). Strides of 1, 2 and -1, row- and
+// column-major matrices with padded leading dimensions, every transpose,
+// active scalars alpha and beta, beta = 0 (y and C not read), and inputs
+// overwritten after the call (the rules keep copies). Gradient and tangents
+// against central differences at -O0 and -O2; a program's own rule for a
+// routine takes precedence over the built-in one (a deliberately wrong rule
+// whose effect must show).
+// RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lopenblas && %t0
+// RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lopenblas && %t2
+#include <capsule/capsule.h>
+#include <cblas.h>
+#include <math.h>
+#include "check.h"
+
+#define NP 24
+
+/* Level 1 on strided views of p. */
+static double level1(double *p) {
+  double v[6], w[3];
+  for (int i = 0; i < 6; ++i)
+    v[i] = p[i] * p[i + 6];
+  cblas_dcopy(3, v, 2, w, 1);            /* w = v[0], v[2], v[4] */
+  cblas_dscal(3, p[12], w, 1);           /* w *= s */
+  cblas_daxpy(3, p[13], v + 1, 2, w, -1); /* w (backwards) += a v[1,3,5] */
+  double d = cblas_ddot(3, w, 1, p + 14, 2);
+  v[0] = 99; /* overwritten after the calls: the rules kept copies */
+  return d + cblas_dnrm2(3, w, 1) * cblas_dnrm2(2, p + 20, 3);
+}
+
+static int gemv_case;
+
+/* y = alpha op(A) x + beta y, A 3x2 in a padded array (lda 4 or 3). */
+static double level2(double *p) {
+  int order = gemv_case & 1 ? CblasColMajor : CblasRowMajor;
+  int trans = gemv_case & 2 ? CblasTrans : CblasNoTrans;
+  double beta = gemv_case & 4 ? 0.0 : p[19];
+  int m = 3, n = 2, lda = order == CblasRowMajor ? 4 : 5;
+  double a[20];
+  for (int i = 0; i < 20; ++i)
+    a[i] = p[i % 12] + 0.1 * i;
+  double y[6] = {p[20], p[21], p[22], p[23], p[20] * p[21], 0.5};
+  int leny = trans == CblasNoTrans ? m : n;
+  cblas_dgemv(order, trans, m, n, p[18], a, lda, p + 12, 2, beta, y, 2);
+  a[0] = -5; /* overwritten after the call */
+  double s = 0;
+  for (int i = 0; i < leny; ++i)
+    s += y[2 * i] * y[2 * i] * (i + 1);
+  return s;
+}
+
+static int gemm_case;
+
+/* C = alpha op(A) op(B) + beta C: C 2x3, inner dimension 2. */
+static double level3(double *p) {
+  int order = gemm_case & 1 ? CblasColMajor : CblasRowMajor;
+  int ta = gemm_case & 2 ? CblasTrans : CblasNoTrans;
+  int tb = gemm_case & 4 ? CblasTrans : CblasNoTrans;
+  double beta = gemm_case & 8 ? 0.0 : p[23];
+  int m = 2, n = 3, k = 2, ld = 5;
+  double a[15], b[15], c[15];
+  for (int i = 0; i < 15; ++i) {
+    a[i] = p[i % 10] * (1 + 0.05 * i);
+    b[i] = p[(i + 10) % 20] - 0.03 * i;
+    c[i] = p[(i + 3) % 24] + 0.2;
+  }
+  cblas_dgemm(order, ta, tb, m, n, k, p[22], a, ld, b, ld, beta, c, ld);
+  b[1] = 7; /* overwritten after the call */
+  double s = 0;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double cij = order == CblasRowMajor ? c[i * ld + j] : c[i + j * ld];
+      s += cij * cij * (1 + i + 2 * j);
+    }
+  return s;
+}
+
+
+static double level1_fd(double *x, void *ctx) { return level1(x); }
+static double level2_fd(double *x, void *ctx) { return level2(x); }
+static double level3_fd(double *x, void *ctx) { return level3(x); }
+static void level1_v(double *x, double *out, void *ctx) { out[0] = level1(x); }
+static void level2_v(double *x, double *out, void *ctx) { out[0] = level2(x); }
+static void level3_v(double *x, double *out, void *ctx) { out[0] = level3(x); }
+
+/* Gradient and tangent of F at p against central differences (a marker
+ * call names its function: a macro per function). */
+#define CHECK_BOTH(what, F, p)                                                 \
+  do {                                                                         \
+    double x_[NP], g_[NP] = {0}, v_[NP], jv_;                                  \
+    for (int i_ = 0; i_ < NP; ++i_) {                                          \
+      x_[i_] = (p)[i_];                                                        \
+      v_[i_] = 0.1 * ((i_ * 7) % 11) - 0.5;                                    \
+    }                                                                          \
+    __capsule_autodiff((void *)F, x_, g_);                                     \
+    check_grad_fd(what, g_, F##_fd, NULL, p, NP);                              \
+    check_fd_jvp(F##_v, NULL, p, v_, NP, 1, &jv_);                             \
+    check_close(what, __capsule_fwddiff((void *)F, x_, v_), jv_,               \
+                CHECK_FD_RTOL, CHECK_FD_ATOL);                                 \
+  } while (0)
+
+int main(void) {
+  double p[NP];
+  for (int i = 0; i < NP; ++i)
+    p[i] = 0.3 + 0.37 * sin(1.7 * i);
+  CHECK_BOTH("level 1", level1, p);
+  for (gemv_case = 0; gemv_case < 8; ++gemv_case)
+    CHECK_BOTH("dgemv", level2, p);
+  for (gemm_case = 0; gemm_case < 16; ++gemm_case)
+    CHECK_BOTH("dgemm", level3, p);
+  return check_report();
+}
