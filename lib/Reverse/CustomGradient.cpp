@@ -114,19 +114,6 @@ void emitForward(RuntimeABI &ABI, const DiffSignature &Sig,
     B.CreateRet(augmentField(B, Result, Rule.PrimalField));
 }
 
-/// Checkpointed code re-executed untaped runs the function itself.
-void emitUntaped(const DiffSignature &Sig, Function &Fwd) {
-  IRBuilder<> B(BasicBlock::Create(Fwd.getContext(), "entry", &Fwd));
-  SmallVector<Value *, 8> Args;
-  for (unsigned K = 0; K < Sig.Fn->arg_size(); ++K)
-    Args.push_back(Fwd.getArg(K));
-  CallInst *Call = B.CreateCall(Sig.Fn, Args);
-  if (Fwd.getReturnType()->isVoidTy())
-    B.CreateRetVoid();
-  else
-    B.CreateRet(Call);
-}
-
 /// The reverse sweep: the gradient rule, its adjoints of the out arguments
 /// returned.
 void emitReverse(RuntimeABI &ABI, const DiffSignature &Sig,
@@ -162,8 +149,9 @@ void emitReverse(RuntimeABI &ABI, const DiffSignature &Sig,
 
 void emitGradientRuleSweeps(RuntimeABI &ABI, const DiffSignature &Sig,
                             const GradientRule &Rule, const Derivative &Dv) {
-  if (Sig.Untaped)
-    return emitUntaped(Sig, *Dv.Fwd);
+  // Only checkpointed code re-executes untaped, and it refuses calls of
+  // functions with gradient rules (InterruptibleBuilder.cpp).
+  assert(!Sig.Untaped && Dv.Rev && "untaped sweep of a gradient rule");
   emitForward(ABI, Sig, Rule, *Dv.Fwd);
   emitReverse(ABI, Sig, Rule, *Dv.Rev);
 }

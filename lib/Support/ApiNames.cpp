@@ -56,8 +56,8 @@ bool isImplemented(const GlobalValue &GV) {
 }
 
 /// What ignoring the name would do, for the registrations Capsule lacks.
-StringRef consequence(StringRef Name) {
-  if (Name.starts_with("__enzyme_"))
+StringRef consequence(const GlobalValue &GV) {
+  if (isa<GlobalVariable>(GV) && GV.getName().starts_with("__enzyme_"))
     return "; this registration would be ignored";
   return "";
 }
@@ -97,7 +97,7 @@ void refuseUnimplementedNames(Module &M) {
     bool Registration = GV.getName().starts_with("__enzyme_");
     std::string Why =
         unimplemented("'" + demangle(GV.getName().str()) + "'", *Family) +
-        consequence(GV.getName()).str();
+        consequence(GV).str();
     if (Declared || Registration)
       refuseUses(GV, Why, /*EvenUnused=*/true);
     else if (*Family == "Enzyme")
