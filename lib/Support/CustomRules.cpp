@@ -92,7 +92,7 @@ SmallVector<Value *, 3> entries(const GlobalVariable &G) {
   if (isa<ConstantAggregate>(Init))
     append_range(Ops, Init->operands());
   else if (isa<Function>(Init->stripPointerCasts()))
-    Ops.push_back(const_cast<Constant *>(Init)); // CAPSULE_REPLAY's form
+    Ops.push_back(const_cast<Constant *>(Init)); // one pointer, no array
   return Ops;
 }
 
@@ -318,7 +318,7 @@ MDNode *functionsNode(LLVMContext &C, ArrayRef<Function *> Fns) {
   return MDNode::get(C, Ops);
 }
 
-/// Reads one registration global; false if it is malformed (reported).
+/// Reads one registration global, reporting it if it is malformed.
 void readRegistration(Module &M, GlobalVariable &G, RuleKind Kind) {
   SmallVector<Value *, 3> Ops = entries(G);
   Function *Fn = Ops.empty() ? nullptr : functionOf(Ops[0]);
