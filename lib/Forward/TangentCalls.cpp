@@ -42,18 +42,20 @@ void TangentGenerator::tangentCall(CallBase &Call) {
   switch (Info.Kind) {
   case CalleeKind::Math:
     return tangentMath(Call, Info.Math);
-  case CalleeKind::Module:
+  case CalleeKind::Module: {
+    Function *Rule = tangentRule(*Info.Fn);
     // A rule takes one tangent per argument.
-    if (tangentRule(*Info.Fn) && W > 1)
+    if (Rule && W > 1)
       return unsupported(Call, "vector mode (enzyme_width) through the "
                                "tangent rule of '" +
                                    displayName(*Info.Fn) +
                                    "' is not supported yet");
     // Declared, with a rule for reverse mode only.
-    if (Info.Fn->isDeclaration() && !tangentRule(*Info.Fn))
+    if (Info.Fn->isDeclaration() && !Rule)
       return unsupported(
           Call, DifferentiabilityChecks::whyNoDerivative(Call, Info.Fn));
     return tangentDifferentiatedCall(Call);
+  }
   case CalleeKind::Indirect:
     return tangentDifferentiatedCall(Call);
   case CalleeKind::MemTransfer:

@@ -74,19 +74,10 @@ struct Record {
   }
 };
 
-unsigned fieldCount(Type *T) {
-  if (auto *ST = dyn_cast<StructType>(T))
-    return ST->getNumElements();
-  if (auto *VT = dyn_cast<FixedVectorType>(T))
-    return VT->getNumElements();
-  return T->isVoidTy() ? 0 : 1;
-}
-
-/// Field \p Field (-2: the whole result) of the augmented rule's result.
+/// Field \p Field (-2: the whole result) of the augmented rule's result,
+/// which has fields only as a struct (decodeAugmentResult).
 Value *augmentField(IRBuilder<> &B, Value *Result, int Field) {
-  if (Field == -2)
-    return Result;
-  return resultField(B, Result, Field, fieldCount(Result->getType()));
+  return Field == -2 ? Result : B.CreateExtractValue(Result, Field);
 }
 
 /// The record of \p Fn's rule: its arguments with their shadows, then the
@@ -130,8 +121,7 @@ void emitReverse(RuntimeABI &ABI, const DiffSignature &Sig,
     Args.push_back(Kept.back());
   Value *Adjoints = callRule(B, *Rule.Gradient, Args);
 
-  unsigned NumFloat = count_if(Fn.getFunctionType()->params(),
-                               [](Type *T) { return !hasShadowParam(T); });
+  unsigned NumFloat = adjointTypes(Fn).size();
   Value *Out = UndefValue::get(Rev.getReturnType());
   unsigned FloatIndex = 0, OutIndex = 0;
   for (unsigned K = 0; K < Fn.arg_size(); ++K) {

@@ -1,9 +1,6 @@
 //===- Differentiator.cpp - Derivatives of the functions of a module ------===//
 #include "Reverse/Differentiator.h"
 
-#include "Forward/CustomTangent.h"
-#include "Reverse/CustomGradient.h"
-
 #include "Analysis/Activity.h"
 #include "Analysis/MemoryKinds.h"
 #include "Forward/CustomTangent.h"

@@ -110,8 +110,8 @@ void refuseUnimplementedNames(Module &M) {
     Check(G);
 }
 
-/// An enzyme_* annotation that readCustomRules does not read: it reads
-/// those of functions and globals, never those of local variables.
+/// An enzyme_* or capsule_* annotation that readCustomRules does not read:
+/// it reads some of functions and globals, none of local variables.
 bool isEnzymeAnnotation(const Value *Text, StringRef &Annotation,
                         bool OfGlobal) {
   if (!getConstantStringInfo(Text, Annotation))

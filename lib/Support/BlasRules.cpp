@@ -75,10 +75,7 @@ FunctionType *gradientType(const Function &F, bool Tape) {
     Params.push_back(F.getReturnType());
   if (Tape)
     Params.push_back(PointerType::getUnqual(C));
-  SmallVector<Type *, 2> Adjoints;
-  for (Type *T : F.getFunctionType()->params())
-    if (!hasShadowParam(T))
-      Adjoints.push_back(T);
+  SmallVector<Type *, 4> Adjoints = adjointTypes(F);
   Type *Result = Adjoints.empty()       ? Type::getVoidTy(C)
                  : Adjoints.size() == 1 ? Adjoints[0]
                                         : StructType::get(C, Adjoints);
@@ -86,13 +83,10 @@ FunctionType *gradientType(const Function &F, bool Tape) {
 }
 
 FunctionType *tangentType(const Function &F) {
-  LLVMContext &C = F.getContext();
-  SmallVector<Type *, 32> Params;
-  for (Type *T : F.getFunctionType()->params())
-    Params.append({T, T});
   Type *Ret = F.getReturnType();
-  Type *Result = Ret->isVoidTy() ? Ret : StructType::get(C, {Ret, Ret});
-  return FunctionType::get(Result, Params, false);
+  Type *Result =
+      Ret->isVoidTy() ? Ret : StructType::get(F.getContext(), {Ret, Ret});
+  return FunctionType::get(Result, argumentsWithTangents(F), false);
 }
 
 Function *declareRule(Module &M, StringRef Routine, StringRef Kind,

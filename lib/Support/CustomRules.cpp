@@ -5,6 +5,7 @@
 #include "Analysis/Signature.h"
 #include "Support/BlasRules.h"
 #include "Support/Diagnostics.h"
+#include "Support/GeneratedCode.h"
 #include "Support/LinkTime.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -206,10 +207,7 @@ std::string checkGradientRule(const Function &Fn, const Function &Aug,
            typeList(Expected) +
            " (arguments with shadows, the adjoint of a floating-point "
            "result, then the tape the augmented rule returns)";
-  SmallVector<Type *, 4> Adjoints;
-  for (Type *T : Fn.getFunctionType()->params())
-    if (!hasShadowParam(T))
-      Adjoints.push_back(T);
+  SmallVector<Type *, 4> Adjoints = adjointTypes(Fn);
   if (!resultHolds(ruleResultType(Grad), Adjoints))
     return "the gradient rule " + Name(Grad) + " returns " +
            typeName(ruleResultType(Grad)) +
@@ -221,9 +219,7 @@ std::string checkGradientRule(const Function &Fn, const Function &Aug,
 std::string checkTangentRule(const Function &Fn, const Function &Tan) {
   if (std::string Why = whyNoRule(Fn); !Why.empty())
     return Why;
-  SmallVector<Type *, 8> Expected;
-  for (Type *T : Fn.getFunctionType()->params())
-    Expected.append({T, T});
+  SmallVector<Type *, 8> Expected = argumentsWithTangents(Fn);
   auto Name = [](const Function &F) { return "'" + displayName(F) + "'"; };
   if (ruleParams(Tan) != ArrayRef<Type *>(Expected))
     return "the tangent rule " + Name(Tan) + " takes " +
@@ -439,6 +435,21 @@ SmallVector<Type *, 8> argumentsWithShadows(const Function &Fn) {
   return Params;
 }
 
+SmallVector<Type *, 8> argumentsWithTangents(const Function &Fn) {
+  SmallVector<Type *, 8> Params;
+  for (Type *T : Fn.getFunctionType()->params())
+    Params.append({T, T});
+  return Params;
+}
+
+SmallVector<Type *, 4> adjointTypes(const Function &Fn) {
+  SmallVector<Type *, 4> Adjoints;
+  for (Type *T : Fn.getFunctionType()->params())
+    if (!hasShadowParam(T))
+      Adjoints.push_back(T);
+  return Adjoints;
+}
+
 static bool returnsThroughSRet(const Function &Rule) {
   return Rule.arg_size() > 0 && Rule.hasParamAttribute(0, Attribute::StructRet);
 }
@@ -507,19 +518,14 @@ void readCustomRules(Module &M) {
   readAnnotations(M);
   readEnzymeAttributes(M);
   attachBlasRules(M);
-  for (GlobalVariable *G : Registrations) {
-    if (PreLink) {
-      appendToCompilerUsed(M, {G});
-      continue;
-    }
-    // Read; left in place they would make every rule a possible target of
-    // every indirect call of its type.
-    removeFromUsedLists(M, [&](Constant *C) { return C == G; });
-    // The old used list may linger as a dead constant using it.
-    G->removeDeadConstantUsers();
-    if (G->use_empty())
-      G->eraseFromParent();
+  if (PreLink) {
+    appendToCompilerUsed(M, SmallVector<GlobalValue *, 4>(Registrations.begin(),
+                                                          Registrations.end()));
+    return;
   }
+  // Read; left in place they would make every rule a possible target of
+  // every indirect call of its type.
+  eraseUnusedGlobals(M, Registrations);
 }
 
 void setGradientRule(Function &F, Function &Augment, Function &Gradient) {

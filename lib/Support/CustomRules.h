@@ -93,6 +93,13 @@ bool hasShadowParam(llvm::Type *T);
 /// each argument, followed by its shadow unless it is floating point.
 llvm::SmallVector<llvm::Type *, 8>
 argumentsWithShadows(const llvm::Function &Fn);
+/// The parameter types a tangent rule of \p Fn takes: each argument,
+/// followed by its tangent.
+llvm::SmallVector<llvm::Type *, 8>
+argumentsWithTangents(const llvm::Function &Fn);
+/// The types of the adjoints a gradient rule of \p Fn returns: those of
+/// its floating-point arguments, in order.
+llvm::SmallVector<llvm::Type *, 4> adjointTypes(const llvm::Function &Fn);
 
 /// A rule's parameters as C declared them: without the hidden pointer a
 /// struct result comes back through (sret).

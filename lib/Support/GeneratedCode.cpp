@@ -8,6 +8,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
@@ -27,6 +28,16 @@ void eraseMarkerCall(CallBase &Call) {
   }
   Call.eraseFromParent();
   RecursivelyDeleteTriviallyDeadInstructionsPermissive(Operands);
+}
+
+void eraseUnusedGlobals(Module &M, ArrayRef<GlobalVariable *> Globals) {
+  removeFromUsedLists(M, [&](Constant *C) { return is_contained(Globals, C); });
+  for (GlobalVariable *G : Globals) {
+    // The replaced used lists may linger as dead constants using it.
+    G->removeDeadConstantUsers();
+    if (G->use_empty())
+      G->eraseFromParent();
+  }
 }
 
 void verifyGenerated(Module &M) {

@@ -34,6 +34,11 @@ inline bool isCheckpointedCode(const llvm::Function &F) {
 /// destination.
 void eraseMarkerCall(llvm::CallBase &Call);
 
+/// Takes \p Globals out of llvm.used and llvm.compiler.used and erases
+/// those nothing else uses (registrations read, references made obsolete).
+void eraseUnusedGlobals(llvm::Module &M,
+                        llvm::ArrayRef<llvm::GlobalVariable *> Globals);
+
 /// clang runs without the IR verifier; malformed generated code must stop
 /// the compilation here rather than miscompile.
 void verifyGenerated(llvm::Module &M);

@@ -1,6 +1,8 @@
 //===- LinkTime.cpp - Differentiation deferred to the link (LTO) ----------===//
 #include "Support/LinkTime.h"
 
+#include "Support/GeneratedCode.h"
+
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -69,18 +71,9 @@ void enterLinkTime(Module &M) {
   for (GlobalVariable &G : M.globals())
     if (G.getName().starts_with(GuardRef))
       Refs.push_back(&G);
-  removeFromUsedLists(M, [&](Constant *C) { return is_contained(Refs, C); });
-  // The old llvm.used array may linger as a dead constant using them.
-  for (GlobalVariable *Ref : Refs) {
-    Ref->removeDeadConstantUsers();
-    if (Ref->use_empty())
-      Ref->eraseFromParent();
-  }
-  if (GlobalVariable *G = M.getGlobalVariable(Guard)) {
-    G->removeDeadConstantUsers();
-    if (G->use_empty())
-      G->eraseFromParent();
-  }
+  eraseUnusedGlobals(M, Refs);
+  if (GlobalVariable *G = M.getGlobalVariable(Guard))
+    eraseUnusedGlobals(M, {G});
 }
 
 std::string linkTimeAdvice(const Module &M) {
