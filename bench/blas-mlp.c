@@ -2,7 +2,7 @@
  *
  * Two tanh hidden layers of 256, 128 inputs, 10 outputs, a batch of 256;
  * each layer's product is one cblas_dgemm (OpenBLAS) over the batch, so the
- * gradient runs through Capsule's built-in BLAS rules (runtime/BlasRules.c),
+ * gradient runs through Capsule's built-in BLAS rules (runtime/blas),
  * whose adjoints are dgemm calls too. Mean squared error; gradient with
  * respect to all weights and biases (one dup array), checked against
  * central differences on a few components before anything is timed.

@@ -2,6 +2,7 @@
 #include "Analysis/Differentiability.h"
 
 #include "Analysis/MemoryKinds.h"
+#include "Support/BlasRules.h"
 #include "Support/CustomRules.h"
 #include "Support/Diagnostics.h"
 #include "Support/MarkerCalls.h"
@@ -196,6 +197,14 @@ std::string DifferentiabilityChecks::whyNoDerivative(const CallBase &Call,
   if (runMarkerKind(*Callee))
     return "interruptible execution (__capsule_interrupt, "
            "__capsule_primops) inside differentiated code is not supported";
+  if (std::optional<StringRef> Routine = blasRoutineOfRule(*Callee))
+    return "nested derivatives (forward over reverse, reverse over reverse, "
+           "or derivatives of a derivative) of the BLAS routine '" +
+           Routine->str() +
+           "' are not supported yet: Capsule's built-in BLAS rules have no "
+           "derivatives of their own; register rules of your own for it "
+           "(CAPSULE_GRADIENT, CAPSULE_DERIVATIVE), whose bodies Capsule "
+           "differentiates";
   if (Callee->isDeclaration() && tangentRule(*Callee) && !gradientRule(*Callee))
     return Name +
            " has a tangent rule (forward mode) but no gradient rule, and no "
@@ -213,8 +222,10 @@ std::string DifferentiabilityChecks::whyNoDerivative(const CallBase &Call,
   return "call to a function without a body and without a known "
          "derivative (" +
          Name +
-         "); define it in this translation unit or pass only constant "
-         "data to it";
+         "); define it in this translation unit, register a derivative rule "
+         "for it (CAPSULE_GRADIENT and CAPSULE_DERIVATIVE, or Enzyme's "
+         "__enzyme_register_gradient and __enzyme_register_derivative), or "
+         "pass only constant data to it";
 }
 
 std::optional<std::string>

@@ -1,4 +1,4 @@
-//===- BlasRules.cpp - Built-in rules of the CBLAS routines ---------------===//
+//===- BlasRules.cpp - Built-in rules of the BLAS routines ----------------===//
 #include "Support/BlasRules.h"
 
 #include "Support/CustomRules.h"
@@ -14,23 +14,39 @@ namespace capsule {
 
 namespace {
 
-/// A routine with rules in the runtime: its C signature, one letter per
-/// type (result first; v void, d double, i 32-bit integer or enumeration,
-/// p pointer), and whether its augmented rule returns a tape.
+/// A routine with rules in the runtime: the stem of its rules' names, its
+/// C signature, one letter per type (result first; v void, d double, i
+/// 32-bit integer or enumeration, p pointer), and whether its augmented
+/// rule returns a tape. The Fortran interface takes every argument by
+/// address; its rules keep the scalars' values on their tapes.
 struct BlasRoutine {
   const char *Name;
+  const char *Stem;
   const char *Signature;
   bool Tape;
 };
 
 constexpr BlasRoutine Routines[] = {
-    {"cblas_ddot", "dipipi", true},
-    {"cblas_daxpy", "vidpipi", true},
-    {"cblas_dscal", "vidpi", true},
-    {"cblas_dnrm2", "dipi", true},
-    {"cblas_dcopy", "vipipi", false},
-    {"cblas_dgemv", "viiiidpipidpi", true},
-    {"cblas_dgemm", "viiiiiidpipidpi", true},
+    {"cblas_ddot", "ddot", "dipipi", true},
+    {"cblas_daxpy", "daxpy", "vidpipi", true},
+    {"cblas_dscal", "dscal", "vidpi", true},
+    {"cblas_dnrm2", "dnrm2", "dipi", true},
+    {"cblas_dcopy", "dcopy", "vipipi", false},
+    {"cblas_dgemv", "dgemv", "viiiidpipidpi", true},
+    {"cblas_dger", "dger", "viiidpipipi", true},
+    {"cblas_dtrsv", "dtrsv", "viiiiipipi", true},
+    {"cblas_dgemm", "dgemm", "viiiiiidpipidpi", true},
+    {"cblas_dtrsm", "dtrsm", "viiiiiiidpipi", true},
+    {"ddot_", "f_ddot", "dppppp", true},
+    {"daxpy_", "f_daxpy", "vpppppp", true},
+    {"dscal_", "f_dscal", "vpppp", true},
+    {"dnrm2_", "f_dnrm2", "dppp", true},
+    {"dcopy_", "f_dcopy", "vppppp", true},
+    {"dgemv_", "f_dgemv", "vppppppppppp", true},
+    {"dger_", "f_dger", "vppppppppp", true},
+    {"dtrsv_", "f_dtrsv", "vpppppppp", true},
+    {"dgemm_", "f_dgemm", "vppppppppppppp", true},
+    {"dtrsm_", "f_dtrsm", "vppppppppppp", true},
 };
 
 Type *typeOf(LLVMContext &C, char Letter) {
@@ -59,7 +75,7 @@ bool hasSignature(const Function &F, StringRef Signature) {
 }
 
 /// The rules' types, as the custom-rule convention derives them from the
-/// routine's (CustomRules.h), and as runtime/BlasRules.c defines them.
+/// routine's (CustomRules.h), and as runtime/blas defines them.
 FunctionType *augmentType(const Function &F, bool Tape) {
   LLVMContext &C = F.getContext();
   Type *Ret = F.getReturnType(), *Ptr = PointerType::getUnqual(C);
@@ -89,11 +105,11 @@ FunctionType *tangentType(const Function &F) {
   return FunctionType::get(Result, argumentsWithTangents(F), false);
 }
 
-Function *declareRule(Module &M, StringRef Routine, StringRef Kind,
+constexpr StringLiteral RulePrefix = "__capsule_blas_";
+
+Function *declareRule(Module &M, StringRef Stem, StringRef Kind,
                       FunctionType *Ty) {
-  std::string Name =
-      ("__capsule_blas_" + Routine.drop_front(strlen("cblas_")) + "_" + Kind)
-          .str();
+  std::string Name = (RulePrefix + Stem + "_" + Kind).str();
   return cast<Function>(M.getOrInsertFunction(Name, Ty).getCallee());
 }
 
@@ -105,15 +121,26 @@ void attachBlasRules(Module &M) {
     if (!F || !F->isDeclaration() || gradientRule(*F) || tangentRule(*F) ||
         !hasSignature(*F, R.Signature))
       continue;
-    Function *Aug = declareRule(M, R.Name, "aug", augmentType(*F, R.Tape));
-    Function *Grad = declareRule(M, R.Name, "grad", gradientType(*F, R.Tape));
-    Function *Tan = declareRule(M, R.Name, "tan", tangentType(*F));
+    Function *Aug = declareRule(M, R.Stem, "aug", augmentType(*F, R.Tape));
+    Function *Grad = declareRule(M, R.Stem, "grad", gradientType(*F, R.Tape));
+    Function *Tan = declareRule(M, R.Stem, "tan", tangentType(*F));
     setGradientRule(*F, *Aug, *Grad);
     setTangentRule(*F, *Tan);
     // Unused until a derivative calls them: kept from removal, as the
     // program's own rules are.
     appendToCompilerUsed(M, {Aug, Grad, Tan});
   }
+}
+
+std::optional<StringRef> blasRoutineOfRule(const Function &Rule) {
+  StringRef Name = Rule.getName();
+  if (!Rule.isDeclaration() || !Name.consume_front(RulePrefix))
+    return std::nullopt;
+  for (const BlasRoutine &R : Routines)
+    for (StringRef Kind : {"_aug", "_grad", "_tan"})
+      if (Name == (Twine(R.Stem) + Kind).str())
+        return StringRef(R.Name);
+  return std::nullopt;
 }
 
 } // namespace capsule

@@ -1,6 +1,6 @@
 // CBLAS routines (OpenBLAS): ddot, daxpy, dscal, dnrm2, dcopy, dgemv and
 // dgemm differentiated by Capsule's built-in rules, which call BLAS for the
-// adjoints (runtime/BlasRules.c). Strides of 1, 2 and -1, row- and
+// adjoints (runtime/blas). Strides of 1, 2 and -1, row- and
 // column-major matrices with padded leading dimensions, every transpose,
 // active scalars alpha and beta, beta = 0 (y and C not read), and inputs
 // overwritten after the call (the rules keep copies). Gradient and tangents

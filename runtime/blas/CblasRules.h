@@ -1,0 +1,144 @@
+/*===- CblasRules.h - The rules of the CBLAS routines -----------*- C -*-===*
+ *
+ * Defined in Level1.c, Level2.c and Level3.c (Blas.h has the convention);
+ * the pass declares them itself (lib/Support/BlasRules.cpp), and the rules
+ * of the Fortran interface call them (Fortran.c).
+ *===----------------------------------------------------------------------===*/
+#ifndef CAPSULE_RUNTIME_CBLASRULES_H
+#define CAPSULE_RUNTIME_CBLASRULES_H
+
+#include "Blas.h"
+
+tape_and_double __capsule_blas_ddot_aug(int n, int dn, const double *x,
+                                        double *dx, int incx, int dincx,
+                                        const double *y, double *dy, int incy,
+                                        int dincy);
+void __capsule_blas_ddot_grad(int n, int dn, const double *x, double *dx,
+                              int incx, int dincx, const double *y, double *dy,
+                              int incy, int dincy, double dr, void *tape);
+dual __capsule_blas_ddot_tan(int n, int dn, const double *x, const double *dx,
+                             int incx, int dincx, const double *y,
+                             const double *dy, int incy, int dincy);
+void *__capsule_blas_daxpy_aug(int n, int dn, double alpha, const double *x,
+                               double *dx, int incx, int dincx, double *y,
+                               double *dy, int incy, int dincy);
+double __capsule_blas_daxpy_grad(int n, int dn, double alpha, const double *x,
+                                 double *dx, int incx, int dincx, double *y,
+                                 double *dy, int incy, int dincy, void *tape);
+void __capsule_blas_daxpy_tan(int n, int dn, double alpha, double dalpha,
+                              const double *x, const double *dx, int incx,
+                              int dincx, double *y, double *dy, int incy,
+                              int dincy);
+void *__capsule_blas_dscal_aug(int n, int dn, double alpha, double *x,
+                               double *dx, int incx, int dincx);
+double __capsule_blas_dscal_grad(int n, int dn, double alpha, double *x,
+                                 double *dx, int incx, int dincx, void *tape);
+void __capsule_blas_dscal_tan(int n, int dn, double alpha, double dalpha,
+                              double *x, double *dx, int incx, int dincx);
+tape_and_double __capsule_blas_dnrm2_aug(int n, int dn, const double *x,
+                                         double *dx, int incx, int dincx);
+void __capsule_blas_dnrm2_grad(int n, int dn, const double *x, double *dx,
+                               int incx, int dincx, double dr, void *tape);
+dual __capsule_blas_dnrm2_tan(int n, int dn, const double *x, const double *dx,
+                              int incx, int dincx);
+void __capsule_blas_dcopy_aug(int n, int dn, const double *x, double *dx,
+                              int incx, int dincx, double *y, double *dy,
+                              int incy, int dincy);
+void __capsule_blas_dcopy_grad(int n, int dn, const double *x, double *dx,
+                               int incx, int dincx, double *y, double *dy,
+                               int incy, int dincy);
+void __capsule_blas_dcopy_tan(int n, int dn, const double *x, const double *dx,
+                              int incx, int dincx, double *y, double *dy,
+                              int incy, int dincy);
+void *__capsule_blas_dgemv_aug(int order, int dorder, int trans, int dtrans,
+                               int m, int dm, int n, int dn, double alpha,
+                               const double *a, double *da, int lda, int dlda,
+                               const double *x, double *dx, int incx, int dincx,
+                               double beta, double *y, double *dy, int incy,
+                               int dincy);
+two_adjoints __capsule_blas_dgemv_grad(
+    int order, int dorder, int trans, int dtrans, int m, int dm, int n, int dn,
+    double alpha, const double *a, double *da, int lda, int dlda,
+    const double *x, double *dx, int incx, int dincx, double beta, double *y,
+    double *dy, int incy, int dincy, void *tape);
+void __capsule_blas_dgemv_tan(int order, int dorder, int trans, int dtrans,
+                              int m, int dm, int n, int dn, double alpha,
+                              double dalpha, const double *a, const double *da,
+                              int lda, int dlda, const double *x,
+                              const double *dx, int incx, int dincx,
+                              double beta, double dbeta, double *y, double *dy,
+                              int incy, int dincy);
+void *__capsule_blas_dger_aug(int order, int dorder, int m, int dm, int n,
+                              int dn, double alpha, const double *x, double *dx,
+                              int incx, int dincx, const double *y, double *dy,
+                              int incy, int dincy, double *a, double *da,
+                              int lda, int dlda);
+double __capsule_blas_dger_grad(int order, int dorder, int m, int dm, int n,
+                                int dn, double alpha, const double *x,
+                                double *dx, int incx, int dincx,
+                                const double *y, double *dy, int incy,
+                                int dincy, double *a, double *da, int lda,
+                                int dlda, void *tape);
+void __capsule_blas_dger_tan(int order, int dorder, int m, int dm, int n,
+                             int dn, double alpha, double dalpha,
+                             const double *x, const double *dx, int incx,
+                             int dincx, const double *y, const double *dy,
+                             int incy, int dincy, double *a, double *da,
+                             int lda, int dlda);
+void *__capsule_blas_dtrsv_aug(int order, int dorder, int uplo, int duplo,
+                               int trans, int dtrans, int diag, int ddiag,
+                               int n, int dn, const double *a, double *da,
+                               int lda, int dlda, double *x, double *dx,
+                               int incx, int dincx);
+void __capsule_blas_dtrsv_grad(int order, int dorder, int uplo, int duplo,
+                               int trans, int dtrans, int diag, int ddiag,
+                               int n, int dn, const double *a, double *da,
+                               int lda, int dlda, double *x, double *dx,
+                               int incx, int dincx, void *tape);
+void __capsule_blas_dtrsv_tan(int order, int dorder, int uplo, int duplo,
+                              int trans, int dtrans, int diag, int ddiag, int n,
+                              int dn, const double *a, const double *da,
+                              int lda, int dlda, double *x, double *dx,
+                              int incx, int dincx);
+void *__capsule_blas_dgemm_aug(int order, int dorder, int transa, int dtransa,
+                               int transb, int dtransb, int m, int dm, int n,
+                               int dn, int k, int dk, double alpha,
+                               const double *a, double *da, int lda, int dlda,
+                               const double *b, double *db, int ldb, int dldb,
+                               double beta, double *c, double *dc, int ldc,
+                               int dldc);
+two_adjoints
+__capsule_blas_dgemm_grad(int order, int dorder, int transa, int dtransa,
+                          int transb, int dtransb, int m, int dm, int n, int dn,
+                          int k, int dk, double alpha, const double *a,
+                          double *da, int lda, int dlda, const double *b,
+                          double *db, int ldb, int dldb, double beta, double *c,
+                          double *dc, int ldc, int dldc, void *tape);
+void __capsule_blas_dgemm_tan(int order, int dorder, int transa, int dtransa,
+                              int transb, int dtransb, int m, int dm, int n,
+                              int dn, int k, int dk, double alpha,
+                              double dalpha, const double *a, const double *da,
+                              int lda, int dlda, const double *b,
+                              const double *db, int ldb, int dldb, double beta,
+                              double dbeta, double *c, double *dc, int ldc,
+                              int dldc);
+void *__capsule_blas_dtrsm_aug(int order, int dorder, int side, int dside,
+                               int uplo, int duplo, int transa, int dtransa,
+                               int diag, int ddiag, int m, int dm, int n,
+                               int dn, double alpha, const double *a,
+                               double *da, int lda, int dlda, double *b,
+                               double *db, int ldb, int dldb);
+double __capsule_blas_dtrsm_grad(int order, int dorder, int side, int dside,
+                                 int uplo, int duplo, int transa, int dtransa,
+                                 int diag, int ddiag, int m, int dm, int n,
+                                 int dn, double alpha, const double *a,
+                                 double *da, int lda, int dlda, double *b,
+                                 double *db, int ldb, int dldb, void *tape);
+void __capsule_blas_dtrsm_tan(int order, int dorder, int side, int dside,
+                              int uplo, int duplo, int transa, int dtransa,
+                              int diag, int ddiag, int m, int dm, int n, int dn,
+                              double alpha, double dalpha, const double *a,
+                              const double *da, int lda, int dlda, double *b,
+                              double *db, int ldb, int dldb);
+
+#endif

@@ -1,0 +1,410 @@
+/*===- Fortran.c - Rules of the Fortran BLAS interface -------------------===*
+ *
+ * ddot_, daxpy_, dscal_, dnrm2_, dcopy_, dgemv_, dger_, dgemm_, dtrsv_ and
+ * dtrsm_ as C programs call them: every argument by address, matrices
+ * column-major, options as characters ('N', 'T', 'U', 'L', ...), no hidden
+ * string lengths (OpenBLAS's f77blas.h). Each rule reads the arguments and
+ * calls the CBLAS routine's rule (CblasRules.h). The scalars the program
+ * passed by address may change before the reverse sweep, so the augmented
+ * rule keeps their values on its tape for the gradient; the adjoints of
+ * alpha and beta are added into their shadows.
+ *===----------------------------------------------------------------------===*/
+#include "CblasRules.h"
+
+/* The values of a call's scalar arguments and the CBLAS rule's tape. */
+typedef struct {
+  void *inner;
+  int arg[8]; /* integers and options (as CBLAS enumerations), in order */
+  double alpha, beta;
+} fortran_tape;
+
+static fortran_tape *keep_scalars(void *inner, int count, const int *args,
+                                  double alpha, double beta) {
+  fortran_tape *t = __capsule_blas_scratch_alloc(sizeof *t);
+  t->inner = inner;
+  for (int i = 0; i < count; ++i)
+    t->arg[i] = args[i];
+  t->alpha = alpha;
+  t->beta = beta;
+  return t;
+}
+
+static int is(const char *option, char letter) {
+  return *option == letter || *option == letter + ('a' - 'A');
+}
+
+static int trans_of(const char *c) { return is(c, 'N') ? NoTrans : Trans; }
+static int uplo_of(const char *c) { return is(c, 'U') ? Upper : Lower; }
+static int diag_of(const char *c) { return is(c, 'U') ? Unit : NonUnit; }
+static int side_of(const char *c) { return is(c, 'L') ? Left : Right; }
+
+/*--- ddot_ ----------------------------------------------------------------*/
+
+tape_and_double __capsule_blas_f_ddot_aug(const int *n, const int *dn,
+                                          const double *x, double *dx,
+                                          const int *incx, const int *dincx,
+                                          const double *y, double *dy,
+                                          const int *incy, const int *dincy) {
+  tape_and_double r =
+      __capsule_blas_ddot_aug(*n, 0, x, dx, *incx, 0, y, dy, *incy, 0);
+  r.tape = keep_scalars(r.tape, 3, (int[]){*n, *incx, *incy}, 0, 0);
+  return r;
+}
+
+void __capsule_blas_f_ddot_grad(const int *n, const int *dn, const double *x,
+                                double *dx, const int *incx, const int *dincx,
+                                const double *y, double *dy, const int *incy,
+                                const int *dincy, double dr, void *tape) {
+  fortran_tape *t = tape;
+  __capsule_blas_ddot_grad(t->arg[0], 0, x, dx, t->arg[1], 0, y, dy, t->arg[2],
+                           0, dr, t->inner);
+  __capsule_blas_scratch_free(t);
+}
+
+dual __capsule_blas_f_ddot_tan(const int *n, const int *dn, const double *x,
+                               const double *dx, const int *incx,
+                               const int *dincx, const double *y,
+                               const double *dy, const int *incy,
+                               const int *dincy) {
+  return __capsule_blas_ddot_tan(*n, 0, x, dx, *incx, 0, y, dy, *incy, 0);
+}
+
+/*--- daxpy_ ---------------------------------------------------------------*/
+
+void *__capsule_blas_f_daxpy_aug(const int *n, const int *dn,
+                                 const double *alpha, double *dalpha,
+                                 const double *x, double *dx, const int *incx,
+                                 const int *dincx, double *y, double *dy,
+                                 const int *incy, const int *dincy) {
+  void *inner =
+      __capsule_blas_daxpy_aug(*n, 0, *alpha, x, dx, *incx, 0, y, dy, *incy, 0);
+  return keep_scalars(inner, 3, (int[]){*n, *incx, *incy}, *alpha, 0);
+}
+
+void __capsule_blas_f_daxpy_grad(const int *n, const int *dn,
+                                 const double *alpha, double *dalpha,
+                                 const double *x, double *dx, const int *incx,
+                                 const int *dincx, double *y, double *dy,
+                                 const int *incy, const int *dincy,
+                                 void *tape) {
+  fortran_tape *t = tape;
+  *dalpha += __capsule_blas_daxpy_grad(t->arg[0], 0, t->alpha, x, dx, t->arg[1],
+                                       0, y, dy, t->arg[2], 0, t->inner);
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_daxpy_tan(const int *n, const int *dn,
+                                const double *alpha, const double *dalpha,
+                                const double *x, const double *dx,
+                                const int *incx, const int *dincx, double *y,
+                                double *dy, const int *incy, const int *dincy) {
+  __capsule_blas_daxpy_tan(*n, 0, *alpha, *dalpha, x, dx, *incx, 0, y, dy,
+                           *incy, 0);
+}
+
+/*--- dscal_ ---------------------------------------------------------------*/
+
+void *__capsule_blas_f_dscal_aug(const int *n, const int *dn,
+                                 const double *alpha, double *dalpha, double *x,
+                                 double *dx, const int *incx,
+                                 const int *dincx) {
+  void *inner = __capsule_blas_dscal_aug(*n, 0, *alpha, x, dx, *incx, 0);
+  return keep_scalars(inner, 2, (int[]){*n, *incx}, *alpha, 0);
+}
+
+void __capsule_blas_f_dscal_grad(const int *n, const int *dn,
+                                 const double *alpha, double *dalpha, double *x,
+                                 double *dx, const int *incx, const int *dincx,
+                                 void *tape) {
+  fortran_tape *t = tape;
+  *dalpha += __capsule_blas_dscal_grad(t->arg[0], 0, t->alpha, x, dx, t->arg[1],
+                                       0, t->inner);
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_dscal_tan(const int *n, const int *dn,
+                                const double *alpha, const double *dalpha,
+                                double *x, double *dx, const int *incx,
+                                const int *dincx) {
+  __capsule_blas_dscal_tan(*n, 0, *alpha, *dalpha, x, dx, *incx, 0);
+}
+
+/*--- dnrm2_ ---------------------------------------------------------------*/
+
+tape_and_double __capsule_blas_f_dnrm2_aug(const int *n, const int *dn,
+                                           const double *x, double *dx,
+                                           const int *incx, const int *dincx) {
+  tape_and_double r = __capsule_blas_dnrm2_aug(*n, 0, x, dx, *incx, 0);
+  r.tape = keep_scalars(r.tape, 2, (int[]){*n, *incx}, 0, 0);
+  return r;
+}
+
+void __capsule_blas_f_dnrm2_grad(const int *n, const int *dn, const double *x,
+                                 double *dx, const int *incx, const int *dincx,
+                                 double dr, void *tape) {
+  fortran_tape *t = tape;
+  __capsule_blas_dnrm2_grad(t->arg[0], 0, x, dx, t->arg[1], 0, dr, t->inner);
+  __capsule_blas_scratch_free(t);
+}
+
+dual __capsule_blas_f_dnrm2_tan(const int *n, const int *dn, const double *x,
+                                const double *dx, const int *incx,
+                                const int *dincx) {
+  return __capsule_blas_dnrm2_tan(*n, 0, x, dx, *incx, 0);
+}
+
+/*--- dcopy_ ---------------------------------------------------------------*/
+
+void *__capsule_blas_f_dcopy_aug(const int *n, const int *dn, const double *x,
+                                 double *dx, const int *incx, const int *dincx,
+                                 double *y, double *dy, const int *incy,
+                                 const int *dincy) {
+  __capsule_blas_dcopy_aug(*n, 0, x, dx, *incx, 0, y, dy, *incy, 0);
+  return keep_scalars(0, 3, (int[]){*n, *incx, *incy}, 0, 0);
+}
+
+void __capsule_blas_f_dcopy_grad(const int *n, const int *dn, const double *x,
+                                 double *dx, const int *incx, const int *dincx,
+                                 double *y, double *dy, const int *incy,
+                                 const int *dincy, void *tape) {
+  fortran_tape *t = tape;
+  __capsule_blas_dcopy_grad(t->arg[0], 0, x, dx, t->arg[1], 0, y, dy, t->arg[2],
+                            0);
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_dcopy_tan(const int *n, const int *dn, const double *x,
+                                const double *dx, const int *incx,
+                                const int *dincx, double *y, double *dy,
+                                const int *incy, const int *dincy) {
+  __capsule_blas_dcopy_tan(*n, 0, x, dx, *incx, 0, y, dy, *incy, 0);
+}
+
+/*--- dgemv_ ---------------------------------------------------------------*/
+
+void *__capsule_blas_f_dgemv_aug(const char *trans, const char *dtrans,
+                                 const int *m, const int *dm, const int *n,
+                                 const int *dn, const double *alpha,
+                                 double *dalpha, const double *a, double *da,
+                                 const int *lda, const int *dlda,
+                                 const double *x, double *dx, const int *incx,
+                                 const int *dincx, const double *beta,
+                                 double *dbeta, double *y, double *dy,
+                                 const int *incy, const int *dincy) {
+  int args[] = {trans_of(trans), *m, *n, *lda, *incx, *incy};
+  void *inner = __capsule_blas_dgemv_aug(ColMajor, 0, args[0], 0, *m, 0, *n, 0,
+                                         *alpha, a, da, *lda, 0, x, dx, *incx,
+                                         0, *beta, y, dy, *incy, 0);
+  return keep_scalars(inner, 6, args, *alpha, *beta);
+}
+
+void __capsule_blas_f_dgemv_grad(
+    const char *trans, const char *dtrans, const int *m, const int *dm,
+    const int *n, const int *dn, const double *alpha, double *dalpha,
+    const double *a, double *da, const int *lda, const int *dlda,
+    const double *x, double *dx, const int *incx, const int *dincx,
+    const double *beta, double *dbeta, double *y, double *dy, const int *incy,
+    const int *dincy, void *tape) {
+  fortran_tape *t = tape;
+  const int *s = t->arg;
+  two_adjoints g = __capsule_blas_dgemv_grad(
+      ColMajor, 0, s[0], 0, s[1], 0, s[2], 0, t->alpha, a, da, s[3], 0, x, dx,
+      s[4], 0, t->beta, y, dy, s[5], 0, t->inner);
+  *dalpha += g.dalpha;
+  *dbeta += g.dbeta;
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_dgemv_tan(
+    const char *trans, const char *dtrans, const int *m, const int *dm,
+    const int *n, const int *dn, const double *alpha, const double *dalpha,
+    const double *a, const double *da, const int *lda, const int *dlda,
+    const double *x, const double *dx, const int *incx, const int *dincx,
+    const double *beta, const double *dbeta, double *y, double *dy,
+    const int *incy, const int *dincy) {
+  __capsule_blas_dgemv_tan(ColMajor, 0, trans_of(trans), 0, *m, 0, *n, 0,
+                           *alpha, *dalpha, a, da, *lda, 0, x, dx, *incx, 0,
+                           *beta, *dbeta, y, dy, *incy, 0);
+}
+
+/*--- dger_ ----------------------------------------------------------------*/
+
+void *__capsule_blas_f_dger_aug(const int *m, const int *dm, const int *n,
+                                const int *dn, const double *alpha,
+                                double *dalpha, const double *x, double *dx,
+                                const int *incx, const int *dincx,
+                                const double *y, double *dy, const int *incy,
+                                const int *dincy, double *a, double *da,
+                                const int *lda, const int *dlda) {
+  void *inner =
+      __capsule_blas_dger_aug(ColMajor, 0, *m, 0, *n, 0, *alpha, x, dx, *incx,
+                              0, y, dy, *incy, 0, a, da, *lda, 0);
+  return keep_scalars(inner, 5, (int[]){*m, *n, *incx, *incy, *lda}, *alpha, 0);
+}
+
+void __capsule_blas_f_dger_grad(const int *m, const int *dm, const int *n,
+                                const int *dn, const double *alpha,
+                                double *dalpha, const double *x, double *dx,
+                                const int *incx, const int *dincx,
+                                const double *y, double *dy, const int *incy,
+                                const int *dincy, double *a, double *da,
+                                const int *lda, const int *dlda, void *tape) {
+  fortran_tape *t = tape;
+  const int *s = t->arg;
+  *dalpha += __capsule_blas_dger_grad(ColMajor, 0, s[0], 0, s[1], 0, t->alpha,
+                                      x, dx, s[2], 0, y, dy, s[3], 0, a, da,
+                                      s[4], 0, t->inner);
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_dger_tan(const int *m, const int *dm, const int *n,
+                               const int *dn, const double *alpha,
+                               const double *dalpha, const double *x,
+                               const double *dx, const int *incx,
+                               const int *dincx, const double *y,
+                               const double *dy, const int *incy,
+                               const int *dincy, double *a, double *da,
+                               const int *lda, const int *dlda) {
+  __capsule_blas_dger_tan(ColMajor, 0, *m, 0, *n, 0, *alpha, *dalpha, x, dx,
+                          *incx, 0, y, dy, *incy, 0, a, da, *lda, 0);
+}
+
+/*--- dgemm_ ---------------------------------------------------------------*/
+
+void *__capsule_blas_f_dgemm_aug(const char *transa, const char *dtransa,
+                                 const char *transb, const char *dtransb,
+                                 const int *m, const int *dm, const int *n,
+                                 const int *dn, const int *k, const int *dk,
+                                 const double *alpha, double *dalpha,
+                                 const double *a, double *da, const int *lda,
+                                 const int *dlda, const double *b, double *db,
+                                 const int *ldb, const int *dldb,
+                                 const double *beta, double *dbeta, double *c,
+                                 double *dc, const int *ldc, const int *dldc) {
+  int args[] = {
+      trans_of(transa), trans_of(transb), *m, *n, *k, *lda, *ldb, *ldc};
+  void *inner = __capsule_blas_dgemm_aug(
+      ColMajor, 0, args[0], 0, args[1], 0, *m, 0, *n, 0, *k, 0, *alpha, a, da,
+      *lda, 0, b, db, *ldb, 0, *beta, c, dc, *ldc, 0);
+  return keep_scalars(inner, 8, args, *alpha, *beta);
+}
+
+void __capsule_blas_f_dgemm_grad(
+    const char *transa, const char *dtransa, const char *transb,
+    const char *dtransb, const int *m, const int *dm, const int *n,
+    const int *dn, const int *k, const int *dk, const double *alpha,
+    double *dalpha, const double *a, double *da, const int *lda,
+    const int *dlda, const double *b, double *db, const int *ldb,
+    const int *dldb, const double *beta, double *dbeta, double *c, double *dc,
+    const int *ldc, const int *dldc, void *tape) {
+  fortran_tape *t = tape;
+  const int *s = t->arg;
+  two_adjoints g = __capsule_blas_dgemm_grad(
+      ColMajor, 0, s[0], 0, s[1], 0, s[2], 0, s[3], 0, s[4], 0, t->alpha, a, da,
+      s[5], 0, b, db, s[6], 0, t->beta, c, dc, s[7], 0, t->inner);
+  *dalpha += g.dalpha;
+  *dbeta += g.dbeta;
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_dgemm_tan(
+    const char *transa, const char *dtransa, const char *transb,
+    const char *dtransb, const int *m, const int *dm, const int *n,
+    const int *dn, const int *k, const int *dk, const double *alpha,
+    const double *dalpha, const double *a, const double *da, const int *lda,
+    const int *dlda, const double *b, const double *db, const int *ldb,
+    const int *dldb, const double *beta, const double *dbeta, double *c,
+    double *dc, const int *ldc, const int *dldc) {
+  __capsule_blas_dgemm_tan(ColMajor, 0, trans_of(transa), 0, trans_of(transb),
+                           0, *m, 0, *n, 0, *k, 0, *alpha, *dalpha, a, da, *lda,
+                           0, b, db, *ldb, 0, *beta, *dbeta, c, dc, *ldc, 0);
+}
+
+/*--- dtrsv_ ---------------------------------------------------------------*/
+
+void *__capsule_blas_f_dtrsv_aug(const char *uplo, const char *duplo,
+                                 const char *trans, const char *dtrans,
+                                 const char *diag, const char *ddiag,
+                                 const int *n, const int *dn, const double *a,
+                                 double *da, const int *lda, const int *dlda,
+                                 double *x, double *dx, const int *incx,
+                                 const int *dincx) {
+  int args[] = {uplo_of(uplo), trans_of(trans), diag_of(diag), *n, *lda, *incx};
+  void *inner =
+      __capsule_blas_dtrsv_aug(ColMajor, 0, args[0], 0, args[1], 0, args[2], 0,
+                               *n, 0, a, da, *lda, 0, x, dx, *incx, 0);
+  return keep_scalars(inner, 6, args, 0, 0);
+}
+
+void __capsule_blas_f_dtrsv_grad(const char *uplo, const char *duplo,
+                                 const char *trans, const char *dtrans,
+                                 const char *diag, const char *ddiag,
+                                 const int *n, const int *dn, const double *a,
+                                 double *da, const int *lda, const int *dlda,
+                                 double *x, double *dx, const int *incx,
+                                 const int *dincx, void *tape) {
+  fortran_tape *t = tape;
+  const int *s = t->arg;
+  __capsule_blas_dtrsv_grad(ColMajor, 0, s[0], 0, s[1], 0, s[2], 0, s[3], 0, a,
+                            da, s[4], 0, x, dx, s[5], 0, t->inner);
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_dtrsv_tan(const char *uplo, const char *duplo,
+                                const char *trans, const char *dtrans,
+                                const char *diag, const char *ddiag,
+                                const int *n, const int *dn, const double *a,
+                                const double *da, const int *lda,
+                                const int *dlda, double *x, double *dx,
+                                const int *incx, const int *dincx) {
+  __capsule_blas_dtrsv_tan(ColMajor, 0, uplo_of(uplo), 0, trans_of(trans), 0,
+                           diag_of(diag), 0, *n, 0, a, da, *lda, 0, x, dx,
+                           *incx, 0);
+}
+
+/*--- dtrsm_ ---------------------------------------------------------------*/
+
+void *__capsule_blas_f_dtrsm_aug(const char *side, const char *dside,
+                                 const char *uplo, const char *duplo,
+                                 const char *transa, const char *dtransa,
+                                 const char *diag, const char *ddiag,
+                                 const int *m, const int *dm, const int *n,
+                                 const int *dn, const double *alpha,
+                                 double *dalpha, const double *a, double *da,
+                                 const int *lda, const int *dlda, double *b,
+                                 double *db, const int *ldb, const int *dldb) {
+  int args[] = {
+      side_of(side), uplo_of(uplo), trans_of(transa), diag_of(diag), *m, *n,
+      *lda,          *ldb};
+  void *inner = __capsule_blas_dtrsm_aug(
+      ColMajor, 0, args[0], 0, args[1], 0, args[2], 0, args[3], 0, *m, 0, *n, 0,
+      *alpha, a, da, *lda, 0, b, db, *ldb, 0);
+  return keep_scalars(inner, 8, args, *alpha, 0);
+}
+
+void __capsule_blas_f_dtrsm_grad(
+    const char *side, const char *dside, const char *uplo, const char *duplo,
+    const char *transa, const char *dtransa, const char *diag,
+    const char *ddiag, const int *m, const int *dm, const int *n, const int *dn,
+    const double *alpha, double *dalpha, const double *a, double *da,
+    const int *lda, const int *dlda, double *b, double *db, const int *ldb,
+    const int *dldb, void *tape) {
+  fortran_tape *t = tape;
+  const int *s = t->arg;
+  *dalpha += __capsule_blas_dtrsm_grad(ColMajor, 0, s[0], 0, s[1], 0, s[2], 0,
+                                       s[3], 0, s[4], 0, s[5], 0, t->alpha, a,
+                                       da, s[6], 0, b, db, s[7], 0, t->inner);
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_dtrsm_tan(
+    const char *side, const char *dside, const char *uplo, const char *duplo,
+    const char *transa, const char *dtransa, const char *diag,
+    const char *ddiag, const int *m, const int *dm, const int *n, const int *dn,
+    const double *alpha, const double *dalpha, const double *a,
+    const double *da, const int *lda, const int *dlda, double *b, double *db,
+    const int *ldb, const int *dldb) {
+  __capsule_blas_dtrsm_tan(ColMajor, 0, side_of(side), 0, uplo_of(uplo), 0,
+                           trans_of(transa), 0, diag_of(diag), 0, *m, 0, *n, 0,
+                           *alpha, *dalpha, a, da, *lda, 0, b, db, *ldb, 0);
+}

@@ -1,0 +1,143 @@
+/*===- Level1.c - Rules of the level-1 BLAS routines ---------------------===*
+ *
+ * ddot, daxpy, dscal, dnrm2 and dcopy (Blas.h has the convention).
+ *===----------------------------------------------------------------------===*/
+#include "CblasRules.h"
+
+/*--- ddot: x . y ---------------------------------------------------------*/
+
+tape_and_double __capsule_blas_ddot_aug(int n, int dn, const double *x,
+                                        double *dx, int incx, int dincx,
+                                        const double *y, double *dy, int incy,
+                                        int dincy) {
+  double *tape =
+      __capsule_blas_scratch_alloc(sizeof(double) * 2 * (n > 0 ? n : 1));
+  if (n > 0) {
+    cblas_dcopy(n, x, incx, tape, 1);
+    cblas_dcopy(n, y, incy, tape + n, 1);
+  }
+  tape_and_double r = {tape, cblas_ddot(n, x, incx, y, incy)};
+  return r;
+}
+
+void __capsule_blas_ddot_grad(int n, int dn, const double *x, double *dx,
+                              int incx, int dincx, const double *y, double *dy,
+                              int incy, int dincy, double dr, void *tape) {
+  double *t = tape;
+  if (n > 0) {
+    cblas_daxpy(n, dr, t + n, 1, dx, incx);
+    cblas_daxpy(n, dr, t, 1, dy, incy);
+  }
+  __capsule_blas_scratch_free(tape);
+}
+
+dual __capsule_blas_ddot_tan(int n, int dn, const double *x, const double *dx,
+                             int incx, int dincx, const double *y,
+                             const double *dy, int incy, int dincy) {
+  dual r = {cblas_ddot(n, x, incx, y, incy),
+            cblas_ddot(n, dx, incx, y, incy) +
+                cblas_ddot(n, x, incx, dy, incy)};
+  return r;
+}
+
+/*--- daxpy: y += alpha x --------------------------------------------------*/
+
+void *__capsule_blas_daxpy_aug(int n, int dn, double alpha, const double *x,
+                               double *dx, int incx, int dincx, double *y,
+                               double *dy, int incy, int dincy) {
+  double *tape = __capsule_blas_vector_copy(n, x, incx);
+  cblas_daxpy(n, alpha, x, incx, y, incy);
+  return tape;
+}
+
+double __capsule_blas_daxpy_grad(int n, int dn, double alpha, const double *x,
+                                 double *dx, int incx, int dincx, double *y,
+                                 double *dy, int incy, int dincy, void *tape) {
+  double dalpha = n > 0 ? cblas_ddot(n, dy, incy, tape, 1) : 0;
+  if (n > 0)
+    cblas_daxpy(n, alpha, dy, incy, dx, incx);
+  __capsule_blas_scratch_free(tape);
+  return dalpha;
+}
+
+void __capsule_blas_daxpy_tan(int n, int dn, double alpha, double dalpha,
+                              const double *x, const double *dx, int incx,
+                              int dincx, double *y, double *dy, int incy,
+                              int dincy) {
+  cblas_daxpy(n, dalpha, x, incx, dy, incy);
+  cblas_daxpy(n, alpha, dx, incx, dy, incy);
+  cblas_daxpy(n, alpha, x, incx, y, incy);
+}
+
+/*--- dscal: x *= alpha ----------------------------------------------------*/
+
+void *__capsule_blas_dscal_aug(int n, int dn, double alpha, double *x,
+                               double *dx, int incx, int dincx) {
+  double *tape = __capsule_blas_vector_copy(n, x, incx);
+  cblas_dscal(n, alpha, x, incx);
+  return tape;
+}
+
+double __capsule_blas_dscal_grad(int n, int dn, double alpha, double *x,
+                                 double *dx, int incx, int dincx, void *tape) {
+  double dalpha = n > 0 ? cblas_ddot(n, dx, incx, tape, 1) : 0;
+  scale_vector(n, alpha, dx, incx);
+  __capsule_blas_scratch_free(tape);
+  return dalpha;
+}
+
+void __capsule_blas_dscal_tan(int n, int dn, double alpha, double dalpha,
+                              double *x, double *dx, int incx, int dincx) {
+  scale_vector(n, alpha, dx, incx);
+  cblas_daxpy(n, dalpha, x, incx, dx, incx);
+  cblas_dscal(n, alpha, x, incx);
+}
+
+/*--- dnrm2: |x| -----------------------------------------------------------*/
+
+tape_and_double __capsule_blas_dnrm2_aug(int n, int dn, const double *x,
+                                         double *dx, int incx, int dincx) {
+  tape_and_double r = {__capsule_blas_vector_copy(n, x, incx),
+                       cblas_dnrm2(n, x, incx)};
+  return r;
+}
+
+/* The derivative x / |x|; at x = 0 (not differentiable) it is taken as 0. */
+void __capsule_blas_dnrm2_grad(int n, int dn, const double *x, double *dx,
+                               int incx, int dincx, double dr, void *tape) {
+  double norm = n > 0 ? cblas_dnrm2(n, tape, 1) : 0;
+  if (norm > 0)
+    cblas_daxpy(n, dr / norm, tape, 1, dx, incx);
+  __capsule_blas_scratch_free(tape);
+}
+
+dual __capsule_blas_dnrm2_tan(int n, int dn, const double *x, const double *dx,
+                              int incx, int dincx) {
+  double norm = cblas_dnrm2(n, x, incx);
+  dual r = {norm, norm > 0 ? cblas_ddot(n, x, incx, dx, incx) / norm : 0};
+  return r;
+}
+
+/*--- dcopy: y = x ---------------------------------------------------------*/
+
+void __capsule_blas_dcopy_aug(int n, int dn, const double *x, double *dx,
+                              int incx, int dincx, double *y, double *dy,
+                              int incy, int dincy) {
+  cblas_dcopy(n, x, incx, y, incy);
+}
+
+void __capsule_blas_dcopy_grad(int n, int dn, const double *x, double *dx,
+                               int incx, int dincx, double *y, double *dy,
+                               int incy, int dincy) {
+  if (n > 0)
+    cblas_daxpy(n, 1.0, dy, incy, dx, incx);
+  for (int i = 0; i < n; ++i)
+    *element(dy, n, incy, i) = 0;
+}
+
+void __capsule_blas_dcopy_tan(int n, int dn, const double *x, const double *dx,
+                              int incx, int dincx, double *y, double *dy,
+                              int incy, int dincy) {
+  cblas_dcopy(n, x, incx, y, incy);
+  cblas_dcopy(n, dx, incx, dy, incy);
+}

@@ -1,0 +1,200 @@
+/*===- Level2.c - Rules of the level-2 BLAS routines ---------------------===*
+ *
+ * dgemv, dger and dtrsv (Blas.h has the convention).
+ *===----------------------------------------------------------------------===*/
+#include "CblasRules.h"
+
+/*--- dgemv: y = alpha op(A) x + beta y -------------------------------------*/
+
+struct gemv_tape {
+  double *a, *x, *y;
+};
+
+void *__capsule_blas_dgemv_aug(int order, int dorder, int trans, int dtrans,
+                               int m, int dm, int n, int dn, double alpha,
+                               const double *a, double *da, int lda, int dlda,
+                               const double *x, double *dx, int incx, int dincx,
+                               double beta, double *y, double *dy, int incy,
+                               int dincy) {
+  int lenx = trans == NoTrans ? n : m, leny = trans == NoTrans ? m : n;
+  struct gemv_tape *t = __capsule_blas_scratch_alloc(sizeof *t);
+  t->a = __capsule_blas_matrix_copy(order, m, n, a, lda);
+  t->x = __capsule_blas_vector_copy(lenx, x, incx);
+  t->y = __capsule_blas_vector_copy(leny, y, incy);
+  cblas_dgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
+  return t;
+}
+
+two_adjoints __capsule_blas_dgemv_grad(
+    int order, int dorder, int trans, int dtrans, int m, int dm, int n, int dn,
+    double alpha, const double *a, double *da, int lda, int dlda,
+    const double *x, double *dx, int incx, int dincx, double beta, double *y,
+    double *dy, int incy, int dincy, void *tape) {
+  struct gemv_tape *t = tape;
+  int lenx = trans == NoTrans ? n : m, leny = trans == NoTrans ? m : n;
+  int pld = packed_ld(order, m, n);
+  two_adjoints g = {0, 0};
+  if (leny > 0) {
+    double *z = __capsule_blas_scratch_alloc(sizeof(double) * leny);
+    cblas_dgemv(order, trans, m, n, 1.0, t->a, pld, t->x, 1, 0.0, z, 1);
+    g.dalpha = cblas_ddot(leny, dy, incy, z, 1);
+    __capsule_blas_scratch_free(z);
+    if (beta != 0)
+      g.dbeta = cblas_ddot(leny, dy, incy, t->y, 1);
+  }
+  if (lenx > 0 && leny > 0) {
+    cblas_dgemv(order, flip(trans), m, n, alpha, t->a, pld, dy, incy, 1.0, dx,
+                incx);
+    if (trans == NoTrans)
+      cblas_dger(order, m, n, alpha, dy, incy, t->x, 1, da, lda);
+    else
+      cblas_dger(order, m, n, alpha, t->x, 1, dy, incy, da, lda);
+  }
+  scale_vector(leny, beta, dy, incy);
+  __capsule_blas_scratch_free(t->a);
+  __capsule_blas_scratch_free(t->x);
+  __capsule_blas_scratch_free(t->y);
+  __capsule_blas_scratch_free(t);
+  return g;
+}
+
+void __capsule_blas_dgemv_tan(int order, int dorder, int trans, int dtrans,
+                              int m, int dm, int n, int dn, double alpha,
+                              double dalpha, const double *a, const double *da,
+                              int lda, int dlda, const double *x,
+                              const double *dx, int incx, int dincx,
+                              double beta, double dbeta, double *y, double *dy,
+                              int incy, int dincy) {
+  int leny = trans == NoTrans ? m : n;
+  scale_vector(leny, beta, dy, incy);
+  if (beta != 0 && dbeta != 0)
+    cblas_daxpy(leny, dbeta, y, incy, dy, incy);
+  cblas_dgemv(order, trans, m, n, alpha, da, lda, x, incx, 1.0, dy, incy);
+  cblas_dgemv(order, trans, m, n, alpha, a, lda, dx, incx, 1.0, dy, incy);
+  cblas_dgemv(order, trans, m, n, dalpha, a, lda, x, incx, 1.0, dy, incy);
+  cblas_dgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
+}
+
+/*--- dger: A += alpha x y^T ------------------------------------------------*/
+
+struct ger_tape {
+  double *x, *y;
+};
+
+void *__capsule_blas_dger_aug(int order, int dorder, int m, int dm, int n,
+                              int dn, double alpha, const double *x, double *dx,
+                              int incx, int dincx, const double *y, double *dy,
+                              int incy, int dincy, double *a, double *da,
+                              int lda, int dlda) {
+  struct ger_tape *t = __capsule_blas_scratch_alloc(sizeof *t);
+  t->x = __capsule_blas_vector_copy(m, x, incx);
+  t->y = __capsule_blas_vector_copy(n, y, incy);
+  cblas_dger(order, m, n, alpha, x, incx, y, incy, a, lda);
+  return t;
+}
+
+/* dA passes through unchanged; dx += alpha dA y, dy += alpha dA^T x,
+ * dalpha = x^T dA y. */
+double __capsule_blas_dger_grad(int order, int dorder, int m, int dm, int n,
+                                int dn, double alpha, const double *x,
+                                double *dx, int incx, int dincx,
+                                const double *y, double *dy, int incy,
+                                int dincy, double *a, double *da, int lda,
+                                int dlda, void *tape) {
+  struct ger_tape *t = tape;
+  double dalpha = 0;
+  if (m > 0 && n > 0) {
+    double *z = __capsule_blas_scratch_alloc(sizeof(double) * m);
+    cblas_dgemv(order, NoTrans, m, n, 1.0, da, lda, t->y, 1, 0.0, z, 1);
+    dalpha = cblas_ddot(m, t->x, 1, z, 1);
+    cblas_daxpy(m, alpha, z, 1, dx, incx);
+    __capsule_blas_scratch_free(z);
+    cblas_dgemv(order, Trans, m, n, alpha, da, lda, t->x, 1, 1.0, dy, incy);
+  }
+  __capsule_blas_scratch_free(t->y);
+  __capsule_blas_scratch_free(t->x);
+  __capsule_blas_scratch_free(t);
+  return dalpha;
+}
+
+void __capsule_blas_dger_tan(int order, int dorder, int m, int dm, int n,
+                             int dn, double alpha, double dalpha,
+                             const double *x, const double *dx, int incx,
+                             int dincx, const double *y, const double *dy,
+                             int incy, int dincy, double *a, double *da,
+                             int lda, int dlda) {
+  cblas_dger(order, m, n, dalpha, x, incx, y, incy, da, lda);
+  cblas_dger(order, m, n, alpha, dx, incx, y, incy, da, lda);
+  cblas_dger(order, m, n, alpha, x, incx, dy, incy, da, lda);
+  cblas_dger(order, m, n, alpha, x, incx, y, incy, a, lda);
+}
+
+/*--- dtrsv: x = op(A)^-1 x, A triangular -----------------------------------*/
+
+/* The gradient needs A and the solution: with b the input and x the output,
+ * db = op(A)^-T dx and d op(A) -= db x^T, on the triangle the routine
+ * reads. */
+struct trsv_tape {
+  double *a, *x;
+};
+
+void *__capsule_blas_dtrsv_aug(int order, int dorder, int uplo, int duplo,
+                               int trans, int dtrans, int diag, int ddiag,
+                               int n, int dn, const double *a, double *da,
+                               int lda, int dlda, double *x, double *dx,
+                               int incx, int dincx) {
+  struct trsv_tape *t = __capsule_blas_scratch_alloc(sizeof *t);
+  t->a = __capsule_blas_matrix_copy(order, n, n, a, lda);
+  cblas_dtrsv(order, uplo, trans, diag, n, a, lda, x, incx);
+  t->x = __capsule_blas_vector_copy(n, x, incx);
+  return t;
+}
+
+/* d op(A) -= u v^T on the triangle of A the routine reads. */
+static void subtract_outer_on_triangle(int order, int uplo, int trans, int diag,
+                                       int n, const double *u, const double *v,
+                                       double *da, int lda) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (in_triangle(uplo, diag, i, j))
+        *at(order, da, lda, i, j) -=
+            trans == NoTrans ? u[i] * v[j] : u[j] * v[i];
+}
+
+void __capsule_blas_dtrsv_grad(int order, int dorder, int uplo, int duplo,
+                               int trans, int dtrans, int diag, int ddiag,
+                               int n, int dn, const double *a, double *da,
+                               int lda, int dlda, double *x, double *dx,
+                               int incx, int dincx, void *tape) {
+  struct trsv_tape *t = tape;
+  if (n > 0) {
+    int pld = packed_ld(order, n, n);
+    cblas_dtrsv(order, uplo, flip(trans), diag, n, t->a, pld, dx, incx);
+    double *db = __capsule_blas_vector_copy(n, dx, incx);
+    subtract_outer_on_triangle(order, uplo, trans, diag, n, db, t->x, da, lda);
+    __capsule_blas_scratch_free(db);
+  }
+  __capsule_blas_scratch_free(t->x);
+  __capsule_blas_scratch_free(t->a);
+  __capsule_blas_scratch_free(t);
+}
+
+/* dx = op(A)^-1 (db - d op(A) x), with x the solution. */
+void __capsule_blas_dtrsv_tan(int order, int dorder, int uplo, int duplo,
+                              int trans, int dtrans, int diag, int ddiag, int n,
+                              int dn, const double *a, const double *da,
+                              int lda, int dlda, double *x, double *dx,
+                              int incx, int dincx) {
+  cblas_dtrsv(order, uplo, trans, diag, n, a, lda, x, incx);
+  if (n <= 0)
+    return;
+  /* The triangle of dA times x; with a unit diagonal, dA's diagonal is not
+   * read by the routine, so its product is taken away again. */
+  double *p = __capsule_blas_vector_copy(n, x, incx);
+  cblas_dtrmv(order, uplo, trans, diag, n, da, lda, p, 1);
+  if (diag == Unit)
+    cblas_daxpy(n, -1.0, x, incx, p, 1);
+  cblas_daxpy(n, -1.0, p, 1, dx, incx);
+  __capsule_blas_scratch_free(p);
+  cblas_dtrsv(order, uplo, trans, diag, n, a, lda, dx, incx);
+}

@@ -1,0 +1,215 @@
+/*===- Level3.c - Rules of the level-3 BLAS routines ---------------------===*
+ *
+ * dgemm and dtrsm (Blas.h has the convention).
+ *===----------------------------------------------------------------------===*/
+#include "CblasRules.h"
+
+#include <string.h>
+
+/*--- dgemm: C = alpha op(A) op(B) + beta C ---------------------------------*/
+
+/* The augmented rule computes P = op(A) op(B) and C = alpha P + beta C
+ * itself, keeping P, so that the adjoint of alpha costs no third product:
+ * the gradient's products are the two of dA and dB. */
+struct gemm_tape {
+  double *a, *b, *c, *p;
+};
+
+void *__capsule_blas_dgemm_aug(int order, int dorder, int transa, int dtransa,
+                               int transb, int dtransb, int m, int dm, int n,
+                               int dn, int k, int dk, double alpha,
+                               const double *a, double *da, int lda, int dlda,
+                               const double *b, double *db, int ldb, int dldb,
+                               double beta, double *c, double *dc, int ldc,
+                               int dldc) {
+  struct gemm_tape *t = __capsule_blas_scratch_alloc(sizeof *t);
+  int ar = transa == NoTrans ? m : k, ac = transa == NoTrans ? k : m;
+  int br = transb == NoTrans ? k : n, bc = transb == NoTrans ? n : k;
+  int pa = packed_ld(order, ar, ac), pb = packed_ld(order, br, bc);
+  int pc = packed_ld(order, m, n);
+  t->a = __capsule_blas_matrix_copy(order, ar, ac, a, lda);
+  t->b = __capsule_blas_matrix_copy(order, br, bc, b, ldb);
+  t->c = beta != 0 ? __capsule_blas_matrix_copy(order, m, n, c, ldc) : NULL;
+  t->p = __capsule_blas_scratch_alloc(sizeof(double) *
+                                      ((long)m * n > 0 ? (long)m * n : 1));
+  if (m > 0 && n > 0 && k > 0)
+    cblas_dgemm(order, transa, transb, m, n, k, 1.0, t->a, pa, t->b, pb, 0.0,
+                t->p, pc);
+  else if (m > 0 && n > 0)
+    memset(t->p, 0, sizeof(double) * (long)m * n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double *cij = at(order, c, ldc, i, j);
+      double prod = alpha * *at(order, t->p, pc, i, j);
+      *cij = beta != 0 ? prod + beta * *cij : prod;
+    }
+  return t;
+}
+
+two_adjoints
+__capsule_blas_dgemm_grad(int order, int dorder, int transa, int dtransa,
+                          int transb, int dtransb, int m, int dm, int n, int dn,
+                          int k, int dk, double alpha, const double *a,
+                          double *da, int lda, int dlda, const double *b,
+                          double *db, int ldb, int dldb, double beta, double *c,
+                          double *dc, int ldc, int dldc, void *tape) {
+  struct gemm_tape *t = tape;
+  int ar = transa == NoTrans ? m : k, ac = transa == NoTrans ? k : m;
+  int br = transb == NoTrans ? k : n, bc = transb == NoTrans ? n : k;
+  int pa = packed_ld(order, ar, ac), pb = packed_ld(order, br, bc);
+  int pc = packed_ld(order, m, n);
+  two_adjoints g = {0, 0};
+  g.dalpha = frobenius(order, m, n, dc, ldc, t->p, pc);
+  if (beta != 0)
+    g.dbeta = frobenius(order, m, n, dc, ldc, t->c, pc);
+  if (m > 0 && n > 0 && k > 0) {
+    /* d op(A) += alpha dC op(B)^T; d op(B) += alpha op(A)^T dC. */
+    if (transa == NoTrans)
+      cblas_dgemm(order, NoTrans, flip(transb), m, k, n, alpha, dc, ldc, t->b,
+                  pb, 1.0, da, lda);
+    else
+      cblas_dgemm(order, transb, flip(NoTrans), k, m, n, alpha, t->b, pb, dc,
+                  ldc, 1.0, da, lda);
+    if (transb == NoTrans)
+      cblas_dgemm(order, flip(transa), NoTrans, k, n, m, alpha, t->a, pa, dc,
+                  ldc, 1.0, db, ldb);
+    else
+      cblas_dgemm(order, flip(NoTrans), transa, n, k, m, alpha, dc, ldc, t->a,
+                  pa, 1.0, db, ldb);
+  }
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      *at(order, dc, ldc, i, j) *= beta;
+  __capsule_blas_scratch_free(t->a);
+  __capsule_blas_scratch_free(t->b);
+  __capsule_blas_scratch_free(t->c);
+  __capsule_blas_scratch_free(t->p);
+  __capsule_blas_scratch_free(t);
+  return g;
+}
+
+void __capsule_blas_dgemm_tan(int order, int dorder, int transa, int dtransa,
+                              int transb, int dtransb, int m, int dm, int n,
+                              int dn, int k, int dk, double alpha,
+                              double dalpha, const double *a, const double *da,
+                              int lda, int dlda, const double *b,
+                              const double *db, int ldb, int dldb, double beta,
+                              double dbeta, double *c, double *dc, int ldc,
+                              int dldc) {
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double *d = at(order, dc, ldc, i, j);
+      *d = beta * *d + (beta != 0 ? dbeta * *at(order, c, ldc, i, j) : 0);
+    }
+  cblas_dgemm(order, transa, transb, m, n, k, alpha, da, lda, b, ldb, 1.0, dc,
+              ldc);
+  cblas_dgemm(order, transa, transb, m, n, k, alpha, a, lda, db, ldb, 1.0, dc,
+              ldc);
+  cblas_dgemm(order, transa, transb, m, n, k, dalpha, a, lda, b, ldb, 1.0, dc,
+              ldc);
+  cblas_dgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+              ldc);
+}
+
+/*--- dtrsm: B = alpha op(A)^-1 B (side Left) or alpha B op(A)^-1 (Right) ---*/
+
+/* With B0 the input and X the solution, op(A) X = alpha B0 (Left) gives
+ * Y = op(A)^-T dX, dB0 = alpha Y, dalpha = <Y, B0>, d op(A) -= Y X^T; on the
+ * right, X op(A) = alpha B0 gives Y = dX op(A)^-T and d op(A) -= X^T Y. */
+struct trsm_tape {
+  double *a, *b, *x;
+};
+
+void *__capsule_blas_dtrsm_aug(int order, int dorder, int side, int dside,
+                               int uplo, int duplo, int transa, int dtransa,
+                               int diag, int ddiag, int m, int dm, int n,
+                               int dn, double alpha, const double *a,
+                               double *da, int lda, int dlda, double *b,
+                               double *db, int ldb, int dldb) {
+  int k = side == Left ? m : n;
+  struct trsm_tape *t = __capsule_blas_scratch_alloc(sizeof *t);
+  t->a = __capsule_blas_matrix_copy(order, k, k, a, lda);
+  t->b = __capsule_blas_matrix_copy(order, m, n, b, ldb);
+  cblas_dtrsm(order, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);
+  t->x = __capsule_blas_matrix_copy(order, m, n, b, ldb);
+  return t;
+}
+
+/* d op(A) -= G on the triangle of A the routine reads, G packed k x k. */
+static void subtract_on_triangle(int order, int uplo, int transa, int diag,
+                                 int k, const double *g, double *da, int lda) {
+  int pk = packed_ld(order, k, k);
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < k; ++j)
+      if (in_triangle(uplo, diag, i, j))
+        *at(order, da, lda, i, j) -= transa == NoTrans
+                                         ? *at(order, (double *)g, pk, i, j)
+                                         : *at(order, (double *)g, pk, j, i);
+}
+
+double __capsule_blas_dtrsm_grad(int order, int dorder, int side, int dside,
+                                 int uplo, int duplo, int transa, int dtransa,
+                                 int diag, int ddiag, int m, int dm, int n,
+                                 int dn, double alpha, const double *a,
+                                 double *da, int lda, int dlda, double *b,
+                                 double *db, int ldb, int dldb, void *tape) {
+  struct trsm_tape *t = tape;
+  int k = side == Left ? m : n;
+  int pk = packed_ld(order, k, k), pb = packed_ld(order, m, n);
+  double dalpha = 0;
+  if (m > 0 && n > 0) {
+    /* Y in place of dX. */
+    cblas_dtrsm(order, side, uplo, flip(transa), diag, m, n, 1.0, t->a, pk, db,
+                ldb);
+    dalpha = frobenius(order, m, n, db, ldb, t->b, pb);
+    double *g = __capsule_blas_scratch_alloc(sizeof(double) * k * k);
+    if (side == Left)
+      cblas_dgemm(order, NoTrans, Trans, k, k, n, 1.0, db, ldb, t->x, pb, 0.0,
+                  g, pk);
+    else
+      cblas_dgemm(order, Trans, NoTrans, k, k, m, 1.0, t->x, pb, db, ldb, 0.0,
+                  g, pk);
+    subtract_on_triangle(order, uplo, transa, diag, k, g, da, lda);
+    __capsule_blas_scratch_free(g);
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j)
+        *at(order, db, ldb, i, j) *= alpha;
+  }
+  __capsule_blas_scratch_free(t->x);
+  __capsule_blas_scratch_free(t->b);
+  __capsule_blas_scratch_free(t->a);
+  __capsule_blas_scratch_free(t);
+  return dalpha;
+}
+
+/* dX = op(A)^-1 (dalpha B0 + alpha dB0 - d op(A) X) on the left, and
+ * (dalpha B0 + alpha dB0 - X d op(A)) op(A)^-1 on the right. */
+void __capsule_blas_dtrsm_tan(int order, int dorder, int side, int dside,
+                              int uplo, int duplo, int transa, int dtransa,
+                              int diag, int ddiag, int m, int dm, int n, int dn,
+                              double alpha, double dalpha, const double *a,
+                              const double *da, int lda, int dlda, double *b,
+                              double *db, int ldb, int dldb) {
+  if (m <= 0 || n <= 0)
+    return;
+  int pb = packed_ld(order, m, n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double *d = at(order, db, ldb, i, j);
+      *d = alpha * *d + dalpha * *at(order, b, ldb, i, j);
+    }
+  cblas_dtrsm(order, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);
+  /* The triangle of dA times X; with a unit diagonal, dA's diagonal is not
+   * read by the routine, so X itself is taken away again. */
+  double *p = __capsule_blas_matrix_copy(order, m, n, b, ldb);
+  cblas_dtrmm(order, side, uplo, transa, diag, m, n, 1.0, da, lda, p, pb);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double product = *at(order, p, pb, i, j);
+      if (diag == Unit)
+        product -= *at(order, b, ldb, i, j);
+      *at(order, db, ldb, i, j) -= product;
+    }
+  __capsule_blas_scratch_free(p);
+  cblas_dtrsm(order, side, uplo, transa, diag, m, n, 1.0, a, lda, db, ldb);
+}

@@ -1,0 +1,65 @@
+/*===- Scratch.c - Memory for the BLAS rules' copies ----------------------===*
+ *
+ * The rules' copies come and go in last-in first-out order, once per call:
+ * a few freed blocks are kept per thread for the next calls, so a gradient
+ * in a loop neither calls malloc nor faults fresh pages in (large blocks
+ * would come from mmap each time). The kept blocks live as long as the
+ * thread.
+ *===----------------------------------------------------------------------===*/
+#include "Blas.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { KeptBlocks = 16 };
+typedef struct {
+  size_t capacity;
+  size_t pad; /* keeps the data 16-byte aligned */
+} block_header;
+static __thread block_header *kept[KeptBlocks];
+static __thread int kept_count;
+
+void *__capsule_blas_scratch_alloc(size_t bytes) {
+  for (int i = kept_count - 1; i >= 0; --i)
+    if (kept[i]->capacity >= bytes) {
+      block_header *h = kept[i];
+      kept[i] = kept[--kept_count];
+      return h + 1;
+    }
+  block_header *h = malloc(sizeof *h + (bytes ? bytes : 1));
+  if (!h)
+    abort();
+  h->capacity = bytes;
+  return h + 1;
+}
+
+void __capsule_blas_scratch_free(void *p) {
+  if (!p)
+    return;
+  block_header *h = (block_header *)p - 1;
+  if (kept_count < KeptBlocks)
+    kept[kept_count++] = h;
+  else
+    free(h);
+}
+
+double *__capsule_blas_vector_copy(int n, const double *x, int inc) {
+  double *copy = __capsule_blas_scratch_alloc(sizeof(double) * (n > 0 ? n : 1));
+  if (n > 0)
+    cblas_dcopy(n, x, inc, copy, 1);
+  return copy;
+}
+
+double *__capsule_blas_matrix_copy(int order, int rows, int cols,
+                                   const double *a, int ld) {
+  long size = (long)rows * cols;
+  double *copy =
+      __capsule_blas_scratch_alloc(sizeof(double) * (size > 0 ? size : 1));
+  /* Line by line: rows of a row-major matrix, columns of a column-major
+   * one. */
+  int lines = order == RowMajor ? rows : cols;
+  int length = order == RowMajor ? cols : rows;
+  for (int l = 0; l < lines; ++l)
+    memcpy(copy + (long)l * length, a + (long)l * ld, sizeof(double) * length);
+  return copy;
+}

@@ -1,0 +1,187 @@
+// The Fortran interface of BLAS (ddot_, daxpy_, dscal_, dnrm2_, dcopy_,
+// dgemv_, dger_, dgemm_, dtrsv_, dtrsm_), called from C as programs do:
+// every argument by address, column-major matrices, options as characters
+// in either case, prototypes of the program's own. Active alpha and beta
+// passed by address, a constant one in a global, and the scalars changed
+// after the call (the rules keep the values the call saw). Gradient and
+// tangents against central differences at -O0 and -O2.
+// RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lopenblas && %t0
+// RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lopenblas && %t2
+#include <capsule/capsule.h>
+#include <math.h>
+#include "check.h"
+
+double ddot_(const int *n, const double *x, const int *incx, const double *y,
+             const int *incy);
+void daxpy_(const int *n, const double *alpha, const double *x,
+            const int *incx, double *y, const int *incy);
+void dscal_(const int *n, const double *alpha, double *x, const int *incx);
+double dnrm2_(const int *n, const double *x, const int *incx);
+void dcopy_(const int *n, const double *x, const int *incx, double *y,
+            const int *incy);
+void dgemv_(const char *trans, const int *m, const int *n, const double *alpha,
+            const double *a, const int *lda, const double *x, const int *incx,
+            const double *beta, double *y, const int *incy);
+void dger_(const int *m, const int *n, const double *alpha, const double *x,
+           const int *incx, const double *y, const int *incy, double *a,
+           const int *lda);
+void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
+            const int *k, const double *alpha, const double *a, const int *lda,
+            const double *b, const int *ldb, const double *beta, double *c,
+            const int *ldc);
+void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n,
+            const double *a, const int *lda, double *x, const int *incx);
+void dtrsm_(const char *side, const char *uplo, const char *transa,
+            const char *diag, const int *m, const int *n, const double *alpha,
+            const double *a, const int *lda, double *b, const int *ldb);
+
+#define NP 24
+
+static const double one = 1.0;
+static const int ione = 1;
+
+static double level1(double *p) {
+  double v[6], w[3];
+  int n = 3, two = 2, minus = -1;
+  for (int i = 0; i < 6; ++i)
+    v[i] = p[i] * p[i + 6];
+  dcopy_(&n, v, &two, w, &ione);
+  double s = p[12];
+  dscal_(&n, &s, w, &ione);
+  daxpy_(&n, &p[13], v + 1, &two, w, &minus);
+  daxpy_(&n, &one, v, &ione, w, &ione);
+  double d = ddot_(&n, w, &ione, p + 14, &two);
+  double r = d + dnrm2_(&n, w, &ione) * p[20];
+  n = 0, s = 7, two = 5; /* changed after the calls */
+  return r;
+}
+
+static int case_;
+static const char *const trans_letters[] = {"N", "T", "n", "C"};
+
+/* y = alpha op(A) x + beta y, A 3x2 column-major in lda 5. */
+static double gemv(double *p) {
+  const char *trans = trans_letters[case_ & 3];
+  double alpha = p[18], beta = case_ & 4 ? 0.0 : p[19];
+  int m = 3, n = 2, lda = 5, incx = 2, incy = -1;
+  double a[10], y[3] = {p[20], p[21], p[22] * p[20]};
+  for (int i = 0; i < 10; ++i)
+    a[i] = p[i] + 0.1 * i;
+  dgemv_(trans, &m, &n, &alpha, a, &lda, p + 12, &incx, &beta, y, &incy);
+  alpha = 0, m = 0, lda = 1; /* changed after the call */
+  return y[0] * y[0] + 2 * y[1] * y[1] + 3 * y[2] * y[2];
+}
+
+static double ger(double *p) {
+  int m = 3, n = 2, lda = 4, incy = case_ & 1 ? -2 : 1;
+  double a[8], alpha = p[20];
+  for (int i = 0; i < 8; ++i)
+    a[i] = p[i] * (1 + 0.1 * i);
+  dger_(&m, &n, &alpha, p + 8, &ione, p + 12, &incy, a, &lda);
+  alpha = 3, n = 0;
+  double s = 0;
+  for (int i = 0; i < 8; ++i)
+    s += a[i] * a[i] * (1 + i % 3);
+  return s;
+}
+
+/* C = alpha op(A) op(B) + beta C: C 2x3, inner dimension 2, ld 4. */
+static double gemm(double *p) {
+  const char *ta = trans_letters[case_ & 3], *tb = case_ & 4 ? "t" : "N";
+  double beta = case_ & 8 ? 0.0 : p[23];
+  int m = 2, n = 3, k = 2, ld = 4;
+  double a[12], b[12], c[12];
+  for (int i = 0; i < 12; ++i) {
+    a[i] = p[i % 10] * (1 + 0.05 * i);
+    b[i] = p[(i + 10) % 20] - 0.03 * i;
+    c[i] = p[(i + 3) % 24] + 0.2;
+  }
+  dgemm_(ta, tb, &m, &n, &k, &p[22], a, &ld, b, &ld, &beta, c, &ld);
+  beta = 2, k = 0;
+  double s = 0;
+  for (int i = 0; i < 12; ++i)
+    s += c[i] * c[i] * (1 + i % 4);
+  return s;
+}
+
+static double trsv(double *p) {
+  const char *uplo = case_ & 1 ? "L" : "u", *trans = case_ & 2 ? "t" : "N";
+  const char *diag = case_ & 4 ? "U" : "n";
+  int n = 3, lda = 4, inc = case_ & 8 ? -2 : 1;
+  double a[12], x[6];
+  for (int i = 0; i < 12; ++i)
+    a[i] = p[i] * 0.5 + 0.05 * i;
+  for (int i = 0; i < 3; ++i)
+    a[i * lda + i] += 2 + p[i];
+  for (int i = 0; i < 6; ++i)
+    x[i] = p[12 + i] + 0.1 * i;
+  dtrsv_(uplo, trans, diag, &n, a, &lda, x, &inc);
+  n = 1, inc = 3;
+  double s = 0;
+  for (int i = 0; i < 6; ++i)
+    s += x[i] * x[i] * (i + 1) + x[i] * p[18 + i % 3];
+  return s;
+}
+
+static double trsm(double *p) {
+  const char *side = case_ & 1 ? "R" : "l", *uplo = case_ & 2 ? "L" : "U";
+  const char *trans = case_ & 4 ? "T" : "N", *diag = case_ & 8 ? "u" : "N";
+  int m = 2, n = 3, lda = 4, ldb = 3, k = *side == 'l' ? m : n;
+  double a[16], b[9], alpha = p[23];
+  for (int i = 0; i < 16; ++i)
+    a[i] = p[i % 12] * 0.4 - 0.03 * i;
+  for (int i = 0; i < 9; ++i)
+    b[i] = p[(i + 12) % 24] + 0.1 * i;
+  for (int i = 0; i < k; ++i)
+    a[i * lda + i] += 2 + p[20 + i];
+  dtrsm_(side, uplo, trans, diag, &m, &n, &alpha, a, &lda, b, &ldb);
+  alpha = -1, m = 1;
+  double s = 0;
+  for (int i = 0; i < 9; ++i)
+    s += b[i] * b[i] * (1 + i % 3);
+  return s;
+}
+
+#define WRAP(F)                                                                \
+  static double F##_fd(double *x, void *ctx) { return F(x); }                  \
+  static void F##_v(double *x, double *out, void *ctx) { out[0] = F(x); }
+WRAP(level1)
+WRAP(gemv)
+WRAP(ger)
+WRAP(gemm)
+WRAP(trsv)
+WRAP(trsm)
+
+/* Gradient and a tangent of F at p against central differences (a marker
+ * call names its function: a macro per function). */
+#define CHECK_BOTH(what, F, p)                                                 \
+  do {                                                                         \
+    double x_[NP], g_[NP] = {0}, v_[NP], jv_;                                  \
+    for (int i_ = 0; i_ < NP; ++i_) {                                          \
+      x_[i_] = (p)[i_];                                                        \
+      v_[i_] = 0.1 * ((i_ * 7) % 11) - 0.5;                                    \
+    }                                                                          \
+    __capsule_autodiff((void *)F, x_, g_);                                     \
+    check_grad_fd(what, g_, F##_fd, NULL, p, NP);                              \
+    check_fd_jvp(F##_v, NULL, p, v_, NP, 1, &jv_);                             \
+    check_close(what, __capsule_fwddiff((void *)F, x_, v_), jv_,               \
+                CHECK_FD_RTOL, CHECK_FD_ATOL);                                 \
+  } while (0)
+
+int main(void) {
+  double p[NP];
+  for (int i = 0; i < NP; ++i)
+    p[i] = 0.3 + 0.37 * sin(1.7 * i);
+  CHECK_BOTH("level 1", level1, p);
+  for (case_ = 0; case_ < 8; ++case_)
+    CHECK_BOTH("dgemv_", gemv, p);
+  for (case_ = 0; case_ < 2; ++case_)
+    CHECK_BOTH("dger_", ger, p);
+  for (case_ = 0; case_ < 16; ++case_)
+    CHECK_BOTH("dgemm_", gemm, p);
+  for (case_ = 0; case_ < 16; ++case_)
+    CHECK_BOTH("dtrsv_", trsv, p);
+  for (case_ = 0; case_ < 16; ++case_)
+    CHECK_BOTH("dtrsm_", trsm, p);
+  return check_report();
+}

@@ -1,0 +1,123 @@
+// CBLAS's dger, dtrsv and dtrsm (OpenBLAS) differentiated by Capsule's
+// built-in rules (runtime/blas): every order, side, triangle, transpose and
+// diagonal kind, padded leading dimensions, strides of 1, -1 and 2, active
+// alpha, and inputs overwritten after the call. The entries of a triangular
+// matrix the routine does not read (the other triangle, and the diagonal of
+// a unit one) depend on the inputs too: their derivatives must be 0.
+// Gradient and tangents against central differences at -O0 and -O2.
+// RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lopenblas && %t0
+// RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lopenblas && %t2
+#include <capsule/capsule.h>
+#include <cblas.h>
+#include <math.h>
+#include "check.h"
+
+#define NP 24
+
+static int ger_case;
+
+/* A += alpha x y^T, A 3x2 in a padded array. */
+static double ger(double *p) {
+  int order = ger_case & 1 ? CblasColMajor : CblasRowMajor;
+  int incx = ger_case & 2 ? -1 : 1;
+  int lda = order == CblasRowMajor ? 3 : 4;
+  double a[12], x[3], y[4];
+  for (int i = 0; i < 12; ++i)
+    a[i] = p[i] * (1 + 0.1 * i);
+  for (int i = 0; i < 3; ++i)
+    x[i] = p[12 + i] - 0.2 * i;
+  for (int i = 0; i < 4; ++i)
+    y[i] = p[15 + i] * p[15 + i];
+  cblas_dger(order, 3, 2, p[19], x, incx, y, 2, a, lda);
+  x[1] = 8; /* overwritten after the call */
+  double s = 0;
+  for (int i = 0; i < 12; ++i)
+    s += a[i] * a[i] * (1 + i % 5);
+  return s;
+}
+
+static int trsv_case;
+
+/* x = op(A)^-1 b, A 3x3 triangular in a padded array, x with stride. */
+static double trsv(double *p) {
+  int order = trsv_case & 1 ? CblasColMajor : CblasRowMajor;
+  int uplo = trsv_case & 2 ? CblasLower : CblasUpper;
+  int trans = trsv_case & 4 ? CblasTrans : CblasNoTrans;
+  int diag = trsv_case & 8 ? CblasUnit : CblasNonUnit;
+  int inc = trsv_case & 16 ? -2 : 1;
+  int lda = 4;
+  double a[12], x[6];
+  for (int i = 0; i < 12; ++i)
+    a[i] = p[i] * 0.5 + 0.05 * i;
+  for (int i = 0; i < 3; ++i)
+    a[i * lda + i] += 2 + p[i]; /* well conditioned */
+  for (int i = 0; i < 6; ++i)
+    x[i] = p[12 + i] + 0.1 * i;
+  cblas_dtrsv(order, uplo, trans, diag, 3, a, lda, x, inc);
+  a[1] = -3; /* overwritten after the call */
+  double s = 0;
+  for (int i = 0; i < 6; ++i)
+    s += x[i] * x[i] * (i + 1) + x[i] * p[18 + i % 3];
+  return s;
+}
+
+static int trsm_case;
+
+/* B = alpha op(A)^-1 B or alpha B op(A)^-1, B 2x3, A 2x2 or 3x3. */
+static double trsm(double *p) {
+  int order = trsm_case & 1 ? CblasColMajor : CblasRowMajor;
+  int side = trsm_case & 2 ? CblasRight : CblasLeft;
+  int uplo = trsm_case & 4 ? CblasLower : CblasUpper;
+  int trans = trsm_case & 8 ? CblasTrans : CblasNoTrans;
+  int diag = trsm_case & 16 ? CblasUnit : CblasNonUnit;
+  int m = 2, n = 3, k = side == CblasLeft ? m : n, lda = 4, ldb = 4;
+  double a[16], b[16];
+  for (int i = 0; i < 16; ++i) {
+    a[i] = p[i % 12] * 0.4 - 0.03 * i;
+    b[i] = p[(i + 12) % 24] + 0.1 * i;
+  }
+  for (int i = 0; i < k; ++i)
+    a[i * lda + i] += 2 + p[20 + i];
+  cblas_dtrsm(order, side, uplo, trans, diag, m, n, p[23], a, lda, b, ldb);
+  a[0] = 9; /* overwritten after the call */
+  double s = 0;
+  for (int i = 0; i < 16; ++i)
+    s += b[i] * b[i] * (1 + i % 3);
+  return s;
+}
+
+static double ger_fd(double *x, void *ctx) { return ger(x); }
+static double trsv_fd(double *x, void *ctx) { return trsv(x); }
+static double trsm_fd(double *x, void *ctx) { return trsm(x); }
+static void ger_v(double *x, double *out, void *ctx) { out[0] = ger(x); }
+static void trsv_v(double *x, double *out, void *ctx) { out[0] = trsv(x); }
+static void trsm_v(double *x, double *out, void *ctx) { out[0] = trsm(x); }
+
+/* Gradient and a tangent of F at p against central differences (a marker
+ * call names its function: a macro per function). */
+#define CHECK_BOTH(what, F, p)                                                 \
+  do {                                                                         \
+    double x_[NP], g_[NP] = {0}, v_[NP], jv_;                                  \
+    for (int i_ = 0; i_ < NP; ++i_) {                                          \
+      x_[i_] = (p)[i_];                                                        \
+      v_[i_] = 0.1 * ((i_ * 7) % 11) - 0.5;                                    \
+    }                                                                          \
+    __capsule_autodiff((void *)F, x_, g_);                                     \
+    check_grad_fd(what, g_, F##_fd, NULL, p, NP);                              \
+    check_fd_jvp(F##_v, NULL, p, v_, NP, 1, &jv_);                             \
+    check_close(what, __capsule_fwddiff((void *)F, x_, v_), jv_,               \
+                CHECK_FD_RTOL, CHECK_FD_ATOL);                                 \
+  } while (0)
+
+int main(void) {
+  double p[NP];
+  for (int i = 0; i < NP; ++i)
+    p[i] = 0.3 + 0.37 * sin(1.7 * i);
+  for (ger_case = 0; ger_case < 4; ++ger_case)
+    CHECK_BOTH("dger", ger, p);
+  for (trsv_case = 0; trsv_case < 32; ++trsv_case)
+    CHECK_BOTH("dtrsv", trsv, p);
+  for (trsm_case = 0; trsm_case < 32; ++trsm_case)
+    CHECK_BOTH("dtrsm", trsm, p);
+  return check_report();
+}

@@ -1,0 +1,41 @@
+// Error: BLAS calls Capsule's built-in rules do not cover, each with active
+// data: a routine without a rule (syrk), the Fortran interface declared with
+// gfortran's hidden string lengths, and second derivatives (forward over
+// reverse) through a routine that has a rule, whose rule is compiled into
+// the runtime and cannot be differentiated in turn.
+// RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
+// RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
+#include <capsule/capsule.h>
+#include <cblas.h>
+#include <stddef.h>
+
+static double syrk(double *a) {
+  double c[4] = {0};
+  // CHECK-DAG: blas-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'syrk': call to a function without a body and without a known derivative ('cblas_dsyrk'); define it in this translation unit, register a derivative rule for it
+  cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, 2, 2, 1.0, a, 2, 0.0, c, 2);
+  return c[0] + c[1] + c[3];
+}
+
+void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n,
+            const double *a, const int *lda, double *x, const int *incx,
+            size_t uplo_length, size_t trans_length, size_t diag_length);
+
+static double trsv(double *x) {
+  int n = 1, inc = 1;
+  // CHECK-DAG: blas-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'trsv': call to a function without a body and without a known derivative ('dtrsv_')
+  dtrsv_("U", "N", "N", &n, x, &n, x + 1, &inc, 1, 1, 1);
+  return x[1];
+}
+
+static double dot(double *x) { return cblas_ddot(3, x, 1, x, 1) * x[0]; }
+static void dot_gradient(double *x, double *dx) {
+  __capsule_autodiff((void *)dot, x, dx);
+}
+// CHECK-DAG: error: capsule: cannot differentiate function 'cblas_ddot'{{.*}}: nested derivatives (forward over reverse, reverse over reverse, or derivatives of a derivative) of the BLAS routine 'cblas_ddot' are not supported yet
+
+void run(double *x, double *dx, double *v, double *dv) {
+  double g[4];
+  __capsule_autodiff((void *)syrk, x, g);
+  __capsule_autodiff((void *)trsv, x, g);
+  __capsule_fwddiff((void *)dot_gradient, x, v, dx, dv);
+}
