@@ -2,9 +2,9 @@
 #include "Analysis/Differentiability.h"
 
 #include "Analysis/MemoryKinds.h"
-#include "Support/BlasRules.h"
 #include "Support/CustomRules.h"
 #include "Support/Diagnostics.h"
+#include "Support/LibraryRules.h"
 #include "Support/MarkerCalls.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -197,12 +197,14 @@ std::string DifferentiabilityChecks::whyNoDerivative(const CallBase &Call,
   if (runMarkerKind(*Callee))
     return "interruptible execution (__capsule_interrupt, "
            "__capsule_primops) inside differentiated code is not supported";
-  if (std::optional<StringRef> Routine = blasRoutineOfRule(*Callee))
+  if (std::optional<StringRef> Routine = libraryRoutineOfRule(*Callee))
     return "nested derivatives (forward over reverse, reverse over reverse, "
-           "or derivatives of a derivative) of the BLAS routine '" +
+           "or derivatives of a derivative) of the library routine '" +
            Routine->str() +
-           "' are not supported yet: Capsule's built-in BLAS rules have no "
-           "derivatives of their own; register rules of your own for it "
+           "' are not supported yet: Capsule's built-in rules of library "
+           "routines "
+           "have no derivatives of their own; register rules of your own for "
+           "it "
            "(CAPSULE_GRADIENT, CAPSULE_DERIVATIVE), whose bodies Capsule "
            "differentiates";
   if (Callee->isDeclaration() && tangentRule(*Callee) && !gradientRule(*Callee))

@@ -21,6 +21,7 @@
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
 #include "Support/IndirectDispatch.h"
+#include "Support/LibraryRules.h"
 #include "Support/Preprocess.h"
 #include "Support/RuntimeABI.h"
 #include "Support/RuntimeStateInRegisters.h"
@@ -128,12 +129,16 @@ bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
       auto *Call = dyn_cast<CallBase>(&Inst);
       if (!Call || Call->isInlineAsm())
         continue;
-      if (Function *Callee = Call->getCalledFunction();
-          ForCheckpointing && Callee && gradientRule(*Callee)) {
+      Function *Callee = Call->getCalledFunction();
+      if (std::optional<GradientRule> Rule =
+              Callee ? gradientRule(*Callee) : std::nullopt;
+          ForCheckpointing && Rule) {
+        bool BuiltIn = libraryRoutineOfRule(*Rule->Augment).has_value();
         reportNotInterruptible(
             *Call, *F,
-            "a call of '" + displayName(*Callee) +
-                "', which has a custom gradient rule, inside a checkpointed "
+            "a call of '" + displayName(*Callee) + "', which has a " +
+                (BuiltIn ? "built-in" : "custom") +
+                " gradient rule, inside a checkpointed "
                 "gradient is not supported yet (the rule's writes to memory "
                 "could not be undone when the schedule re-executes); use the "
                 "plain gradient");

@@ -3,9 +3,9 @@
 
 #include "Analysis/CallClassifier.h"
 #include "Analysis/Signature.h"
-#include "Support/BlasRules.h"
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
+#include "Support/LibraryRules.h"
 #include "Support/LinkTime.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -517,7 +517,7 @@ void readCustomRules(Module &M) {
     }
   readAnnotations(M);
   readEnzymeAttributes(M);
-  attachBlasRules(M);
+  attachLibraryRules(M);
   if (PreLink) {
     appendToCompilerUsed(M, SmallVector<GlobalValue *, 4>(Registrations.begin(),
                                                           Registrations.end()));

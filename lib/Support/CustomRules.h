@@ -15,7 +15,7 @@
 //   - a function differentiated as a libm function (`__enzyme_function_like
 //     _NAME = {fn, "log1p"}`, the annotation enzyme_function_like=log1p, the
 //     attribute enzyme_math).
-// The CBLAS routines get built-in rules (Support/BlasRules.h).
+// BLAS routines and qsort get built-in rules (Support/LibraryRules.h).
 // readCustomRules checks each against its function and records it on the
 // function or global, where the rest of the pass asks for it, so that it
 // survives the optimizer's removal of the registration globals.

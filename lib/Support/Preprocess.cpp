@@ -5,6 +5,7 @@
 #include "Analysis/MemoryKinds.h"
 #include "Support/FloatBitOperations.h"
 #include "Support/LibmPointerOutputs.h"
+#include "Support/SearchCalls.h"
 #include "Support/X86VectorOps.h"
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -298,6 +299,7 @@ Function *prepareForDifferentiation(Function &F) {
   lowerX86VectorOps(*P);
   devirtualizeKnownLibraryCalls(*P);
   separateLibmPointerOutputs(*P);
+  lowerSearchCalls(*P);
   removeUnreachableBlocks(*P);
   unifyReturns(*P);
   promoteStackSlots(*P);

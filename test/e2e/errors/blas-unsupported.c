@@ -31,7 +31,7 @@ static double dot(double *x) { return cblas_ddot(3, x, 1, x, 1) * x[0]; }
 static void dot_gradient(double *x, double *dx) {
   __capsule_autodiff((void *)dot, x, dx);
 }
-// CHECK-DAG: error: capsule: cannot differentiate function 'cblas_ddot'{{.*}}: nested derivatives (forward over reverse, reverse over reverse, or derivatives of a derivative) of the BLAS routine 'cblas_ddot' are not supported yet
+// CHECK-DAG: error: capsule: cannot differentiate function 'cblas_ddot'{{.*}}: nested derivatives (forward over reverse, reverse over reverse, or derivatives of a derivative) of the library routine 'cblas_ddot' are not supported yet
 
 void run(double *x, double *dx, double *v, double *dv) {
   double g[4];

@@ -1,5 +1,5 @@
-//===- BlasRules.cpp - Built-in rules of the BLAS routines ----------------===//
-#include "Support/BlasRules.h"
+//===- LibraryRules.cpp - Built-in rules of library routines -------------===//
+#include "Support/LibraryRules.h"
 
 #include "Support/CustomRules.h"
 
@@ -16,37 +16,38 @@ namespace {
 
 /// A routine with rules in the runtime: the stem of its rules' names, its
 /// C signature, one letter per type (result first; v void, d double, i
-/// 32-bit integer or enumeration, p pointer), and whether its augmented
-/// rule returns a tape. The Fortran interface takes every argument by
-/// address; its rules keep the scalars' values on their tapes.
-struct BlasRoutine {
+/// 32-bit integer or enumeration, l 64-bit integer, p pointer), and whether
+/// its augmented rule returns a tape. The Fortran interface takes every
+/// argument by address; its rules keep the scalars' values on their tapes.
+struct LibraryRoutine {
   const char *Name;
   const char *Stem;
   const char *Signature;
   bool Tape;
 };
 
-constexpr BlasRoutine Routines[] = {
-    {"cblas_ddot", "ddot", "dipipi", true},
-    {"cblas_daxpy", "daxpy", "vidpipi", true},
-    {"cblas_dscal", "dscal", "vidpi", true},
-    {"cblas_dnrm2", "dnrm2", "dipi", true},
-    {"cblas_dcopy", "dcopy", "vipipi", false},
-    {"cblas_dgemv", "dgemv", "viiiidpipidpi", true},
-    {"cblas_dger", "dger", "viiidpipipi", true},
-    {"cblas_dtrsv", "dtrsv", "viiiiipipi", true},
-    {"cblas_dgemm", "dgemm", "viiiiiidpipidpi", true},
-    {"cblas_dtrsm", "dtrsm", "viiiiiiidpipi", true},
-    {"ddot_", "f_ddot", "dppppp", true},
-    {"daxpy_", "f_daxpy", "vpppppp", true},
-    {"dscal_", "f_dscal", "vpppp", true},
-    {"dnrm2_", "f_dnrm2", "dppp", true},
-    {"dcopy_", "f_dcopy", "vppppp", true},
-    {"dgemv_", "f_dgemv", "vppppppppppp", true},
-    {"dger_", "f_dger", "vppppppppp", true},
-    {"dtrsv_", "f_dtrsv", "vpppppppp", true},
-    {"dgemm_", "f_dgemm", "vppppppppppppp", true},
-    {"dtrsm_", "f_dtrsm", "vppppppppppp", true},
+constexpr LibraryRoutine Routines[] = {
+    {"cblas_ddot", "blas_ddot", "dipipi", true},
+    {"cblas_daxpy", "blas_daxpy", "vidpipi", true},
+    {"cblas_dscal", "blas_dscal", "vidpi", true},
+    {"cblas_dnrm2", "blas_dnrm2", "dipi", true},
+    {"cblas_dcopy", "blas_dcopy", "vipipi", false},
+    {"cblas_dgemv", "blas_dgemv", "viiiidpipidpi", true},
+    {"cblas_dger", "blas_dger", "viiidpipipi", true},
+    {"cblas_dtrsv", "blas_dtrsv", "viiiiipipi", true},
+    {"cblas_dgemm", "blas_dgemm", "viiiiiidpipidpi", true},
+    {"cblas_dtrsm", "blas_dtrsm", "viiiiiiidpipi", true},
+    {"ddot_", "blas_f_ddot", "dppppp", true},
+    {"daxpy_", "blas_f_daxpy", "vpppppp", true},
+    {"dscal_", "blas_f_dscal", "vpppp", true},
+    {"dnrm2_", "blas_f_dnrm2", "dppp", true},
+    {"dcopy_", "blas_f_dcopy", "vppppp", true},
+    {"dgemv_", "blas_f_dgemv", "vppppppppppp", true},
+    {"dger_", "blas_f_dger", "vppppppppp", true},
+    {"dtrsv_", "blas_f_dtrsv", "vpppppppp", true},
+    {"dgemm_", "blas_f_dgemm", "vppppppppppppp", true},
+    {"dtrsm_", "blas_f_dtrsm", "vppppppppppp", true},
+    {"qsort", "libc_qsort", "vpllp", true},
 };
 
 Type *typeOf(LLVMContext &C, char Letter) {
@@ -55,6 +56,8 @@ Type *typeOf(LLVMContext &C, char Letter) {
     return Type::getDoubleTy(C);
   case 'i':
     return Type::getInt32Ty(C);
+  case 'l':
+    return Type::getInt64Ty(C);
   case 'p':
     return PointerType::getUnqual(C);
   default:
@@ -75,7 +78,8 @@ bool hasSignature(const Function &F, StringRef Signature) {
 }
 
 /// The rules' types, as the custom-rule convention derives them from the
-/// routine's (CustomRules.h), and as runtime/blas defines them.
+/// routine's (CustomRules.h), and as runtime/blas and runtime/libc define
+/// them.
 FunctionType *augmentType(const Function &F, bool Tape) {
   LLVMContext &C = F.getContext();
   Type *Ret = F.getReturnType(), *Ptr = PointerType::getUnqual(C);
@@ -105,7 +109,7 @@ FunctionType *tangentType(const Function &F) {
   return FunctionType::get(Result, argumentsWithTangents(F), false);
 }
 
-constexpr StringLiteral RulePrefix = "__capsule_blas_";
+constexpr StringLiteral RulePrefix = "__capsule_";
 
 Function *declareRule(Module &M, StringRef Stem, StringRef Kind,
                       FunctionType *Ty) {
@@ -115,8 +119,8 @@ Function *declareRule(Module &M, StringRef Stem, StringRef Kind,
 
 } // namespace
 
-void attachBlasRules(Module &M) {
-  for (const BlasRoutine &R : Routines) {
+void attachLibraryRules(Module &M) {
+  for (const LibraryRoutine &R : Routines) {
     Function *F = M.getFunction(R.Name);
     if (!F || !F->isDeclaration() || gradientRule(*F) || tangentRule(*F) ||
         !hasSignature(*F, R.Signature))
@@ -132,11 +136,11 @@ void attachBlasRules(Module &M) {
   }
 }
 
-std::optional<StringRef> blasRoutineOfRule(const Function &Rule) {
+std::optional<StringRef> libraryRoutineOfRule(const Function &Rule) {
   StringRef Name = Rule.getName();
   if (!Rule.isDeclaration() || !Name.consume_front(RulePrefix))
     return std::nullopt;
-  for (const BlasRoutine &R : Routines)
+  for (const LibraryRoutine &R : Routines)
     for (StringRef Kind : {"_aug", "_grad", "_tan"})
       if (Name == (Twine(R.Stem) + Kind).str())
         return StringRef(R.Name);

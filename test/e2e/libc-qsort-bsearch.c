@@ -1,0 +1,198 @@
+// The C library's qsort and bsearch with the program's comparators, on
+// active data: qsort moves the elements' shadows as it moves the elements
+// (built-in rules, runtime/libc/Sort.c), so tangents and adjoints follow
+// their values; bsearch's result is an address inside the array, whose
+// shadow is the same element of the shadow array. Doubles in either order,
+// structs of an integer key and doubles with ties (the gradient's sort must
+// order equal keys as the primal's qsort does), pointers kept in the sorted
+// structs (their shadows move with them), an index array sorted by the
+// active values it indexes, sorts in a loop and in a callee, empty and
+// one-element arrays, keys found and not found. Gradient and a tangent per
+// input against central differences at -O0 to -O3; bsearch in a
+// checkpointed gradient too (qsort there is refused:
+// errors/libc-qsort-checkpointed.c).
+// RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
+// RUN: %clang -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags && %t1
+// RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
+// RUN: %clang -O3 -g %capsule_cflags %s -o %t3 %capsule_ldflags && %t3
+#include <capsule/capsule.h>
+#include <math.h>
+#include <stdlib.h>
+#include "check.h"
+
+#define N 8
+
+static int ascending(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static int descending(const void *a, const void *b) {
+  return ascending(b, a);
+}
+
+/* Sorted values weighted by rank: the derivative of each input is its
+ * weight at the rank it sorts to. */
+static double sorted_doubles(double *x) {
+  double v[N], w[N];
+  for (int i = 0; i < N; ++i) {
+    v[i] = sin(2 * x[i]) + x[i];
+    w[i] = x[i] * x[i];
+  }
+  qsort(v, N, sizeof v[0], ascending);
+  qsort(w, N, sizeof w[0], descending);
+  double s = 0;
+  for (int i = 0; i < N; ++i)
+    s += v[i] * v[i] * (i + 1) + w[i] * (N - i) * v[i];
+  return s;
+}
+
+typedef struct {
+  int key;
+  double weight;
+  double *source; /* an input the weight multiplies, moved with it */
+  double scale;
+} item;
+
+static int by_key(const void *a, const void *b) {
+  return ((const item *)a)->key - ((const item *)b)->key;
+}
+
+/* Keys with ties: equal keys keep the order the C library's sort gives
+ * them, which the positions' weights make visible. */
+static double sorted_structs(double *x) {
+  item it[N];
+  for (int i = 0; i < N; ++i) {
+    it[i].key = (i * 3) % 4;
+    it[i].weight = exp(0.3 * x[i]);
+    it[i].source = &x[(i + 2) % N];
+    it[i].scale = x[i] - 0.5;
+  }
+  qsort(it, N, sizeof it[0], by_key);
+  double s = 0;
+  for (int i = 0; i < N; ++i)
+    s += it[i].weight * *it[i].source * (i + 1) + it[i].scale * it[i].scale * i;
+  return s;
+}
+
+static const double *ranked; /* what the index comparator reads */
+
+static int by_ranked_value(const void *a, const void *b) {
+  return ascending(&ranked[*(const int *)a], &ranked[*(const int *)b]);
+}
+
+/* A permutation found by sorting indices: integers only, so the derivative
+ * is of the gathered values. */
+static double sorted_indices(double *x) {
+  int order[N];
+  double v[N];
+  for (int i = 0; i < N; ++i) {
+    order[i] = i;
+    v[i] = cos(x[i]) * x[(i + 1) % N];
+  }
+  ranked = v;
+  qsort(order, N, sizeof order[0], by_ranked_value);
+  double s = 0;
+  for (int i = 0; i < N; ++i)
+    s += v[order[i]] * (i + 1);
+  return s;
+}
+
+__attribute__((noinline)) static void sort_in_callee(double *v, size_t n) {
+  qsort(v, n, sizeof *v, descending);
+}
+
+/* Sorts of a changing array in a loop, through a callee, and of zero and
+ * one elements. */
+static double sorts_in_loop(double *x) {
+  double v[N];
+  for (int i = 0; i < N; ++i)
+    v[i] = x[i];
+  double s = 0;
+  for (int round = 0; round < 3; ++round) {
+    sort_in_callee(v, N);
+    for (int i = 0; i < N; ++i)
+      v[i] = v[i] * (1 + 0.1 * i) + 0.2 * v[(i + round) % N];
+    s += v[0] - v[N - 1];
+  }
+  qsort(v + 2, 1, sizeof *v, ascending);
+  qsort(v, 0, sizeof *v, ascending);
+  return s + v[2] * v[3];
+}
+
+/* bsearch of sorted structs, keys found and not: the element found is read
+ * through bsearch's result. */
+static double searched(double *x) {
+  item it[N];
+  for (int i = 0; i < N; ++i) {
+    it[i].key = 2 * ((i * 5) % N);
+    it[i].weight = x[i] * x[(i + 3) % N];
+    it[i].source = &x[N - 1 - i];
+    it[i].scale = 1;
+  }
+  qsort(it, N, sizeof it[0], by_key);
+  double s = 0;
+  for (int k = 0; k < 2 * N; k += 3) {
+    item want = {k, 0, 0, 0};
+    item *hit = bsearch(&want, it, N, sizeof it[0], by_key);
+    s += hit ? hit->weight * (k + 1) + *hit->source : 0.25;
+  }
+  return s;
+}
+
+/* bsearch of doubles for a key computed from the input. */
+static double searched_doubles(double *x) {
+  static const double table[5] = {-1, 0, 0.5, 1, 2};
+  double s = 0;
+  for (int i = 0; i < N; ++i) {
+    double key = (double)(i % 5) * 0.5 - 0.5;
+    const double *hit = bsearch(&key, table, 5, sizeof table[0], ascending);
+    s += hit ? x[i] * (1 + (hit - table)) : x[i] * x[i];
+  }
+  return s;
+}
+
+/* The same search in code without qsort, for the checkpointed gradient. */
+static double searched_checkpointed(double *x) {
+  item it[N];
+  for (int i = 0; i < N; ++i) {
+    it[i].key = 3 * i;
+    it[i].weight = sin(x[i]);
+    it[i].source = &x[(i + 1) % N];
+    it[i].scale = 1;
+  }
+  double s = 0;
+  for (int k = 0; k < 3 * N; k += 2) {
+    item want = {k, 0, 0, 0};
+    item *hit = bsearch(&want, it, N, sizeof it[0], by_key);
+    if (hit)
+      s += hit->weight * *hit->source * (k + 1);
+  }
+  return s;
+}
+
+#define WRAP(F)                                                                \
+  static double F##_fd(double *x, void *ctx) { return F(x); }
+WRAP(sorted_doubles)
+WRAP(sorted_structs)
+WRAP(sorted_indices)
+WRAP(sorts_in_loop)
+WRAP(searched)
+WRAP(searched_doubles)
+WRAP(searched_checkpointed)
+
+int main(void) {
+  double x[N];
+  for (int i = 0; i < N; ++i)
+    x[i] = 0.4 * sin(1.3 * i + 0.2) + 0.05 * i;
+  CHECK_GRADIENT_AND_TANGENTS(sorted_doubles, x, N);
+  CHECK_GRADIENT_AND_TANGENTS(sorted_structs, x, N);
+  CHECK_GRADIENT_AND_TANGENTS(sorted_indices, x, N);
+  CHECK_GRADIENT_AND_TANGENTS(sorts_in_loop, x, N);
+  CHECK_GRADIENT_AND_TANGENTS(searched, x, N);
+  CHECK_GRADIENT_AND_TANGENTS(searched_doubles, x, N);
+  double g[N] = {0};
+  __capsule_autodiff_checkpointed((void *)searched_checkpointed, x, g);
+  check_grad_fd("bsearch, checkpointed", g, searched_checkpointed_fd, 0, x, N);
+  return check_report();
+}
