@@ -21,3 +21,5 @@ CAPSULE_WEAK_MARKER(enzyme_noret);
 CAPSULE_WEAK_MARKER(enzyme_const_return);
 CAPSULE_WEAK_MARKER(enzyme_active_return);
 CAPSULE_WEAK_MARKER(enzyme_dup_return);
+CAPSULE_WEAK_MARKER(enzyme_tape);
+CAPSULE_WEAK_MARKER(enzyme_allocated);

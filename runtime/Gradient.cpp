@@ -1,4 +1,11 @@
 //===- Gradient.cpp - Bracketing of gradient calls and their statistics ---===//
+//
+// A gradient call resets the thread's tape, runs the forward and reverse
+// sweeps, then frees what the program freed in between. A split-mode call
+// (abi.h) runs each half on a tape of its own, kept in an object between
+// the halves, so that other gradients, or the enclosing gradient of a
+// custom rule that uses split mode, go on with the thread's tape meanwhile.
+//===----------------------------------------------------------------------===//
 #include "Config.h"
 #include "RuntimeRegion.h"
 #include "StackGuard.h"
@@ -10,6 +17,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace {
 
@@ -81,10 +89,7 @@ void deferFree(TapeLevel L, void *Block) {
   Deferred.Blocks[Deferred.Size++] = Block;
 }
 
-void endCall(TapeLevel L) {
-  freeDeferredBlocks(callOn(L).Deferred);
-  double Seconds = capsule::monotonicSeconds() - callOn(L).Start;
-  uint64_t PeakBytes = capsule::tapePeakBytes(L);
+void recordCall(uint64_t PeakBytes, double Seconds) {
   uint64_t Call;
   {
     capsule::MutexLock Lock(StatsMutex);
@@ -96,6 +101,84 @@ void endCall(TapeLevel L) {
   }
   if (capsule::statsEnabled())
     printCall(Call, PeakBytes, Seconds);
+}
+
+void endCall(TapeLevel L) {
+  freeDeferredBlocks(callOn(L).Deferred);
+  recordCall(capsule::tapePeakBytes(L),
+             capsule::monotonicSeconds() - callOn(L).Start);
+}
+
+/// The contents of a table's shadow globals, saved.
+struct SavedShadows {
+  const capsule_shadow_global *Globals;
+  uint64_t Count;
+  char *Bytes;
+};
+
+void saveShadows(const SavedShadows &S) {
+  char *To = S.Bytes;
+  for (uint64_t K = 0; K < S.Count; ++K) {
+    std::memcpy(To, S.Globals[K].shadow, S.Globals[K].bytes);
+    To += S.Globals[K].bytes;
+  }
+}
+
+void loadShadows(const SavedShadows &S) {
+  const char *From = S.Bytes;
+  for (uint64_t K = 0; K < S.Count; ++K) {
+    std::memcpy(S.Globals[K].shadow, From, S.Globals[K].bytes);
+    From += S.Globals[K].bytes;
+  }
+}
+
+/// A split-mode gradient call (abi.h): its tape, postponed frees and shadow
+/// globals between the halves, and the thread's while one of its halves
+/// runs.
+struct SplitCall {
+  uint64_t Magic; // SplitMagic until the call ends
+  const void *Rev;
+  capsule_tape_state Records;
+  GradientCall Call;
+  SavedShadows Shadows;
+  uint64_t PeakBytes;
+  capsule_tape_state ThreadRecords;
+  GradientCall ThreadCall;
+  SavedShadows ThreadShadows;
+};
+constexpr uint64_t SplitMagic = 0x6361707375736c74; // "capsuslt"
+
+void enterHalf(SplitCall &S) {
+  S.ThreadRecords = capsule::tapeDetach();
+  S.ThreadCall = InnerCall;
+  capsule::tapeAttach(S.Records);
+  InnerCall = S.Call;
+  if (S.Shadows.Bytes) {
+    saveShadows(S.ThreadShadows);
+    loadShadows(S.Shadows);
+  }
+}
+
+void leaveHalf(SplitCall &S) {
+  S.Records = capsule::tapeDetach();
+  S.Call = InnerCall;
+  capsule::tapeAttach(S.ThreadRecords);
+  InnerCall = S.ThreadCall;
+  if (S.Shadows.Bytes) {
+    saveShadows(S.Shadows);
+    loadShadows(S.ThreadShadows);
+  }
+}
+
+[[noreturn]] void failSplitAllocation() {
+  std::fprintf(stderr, "capsule: out of memory in __enzyme_augmentfwd\n");
+  std::exit(3);
+}
+
+[[noreturn]] void failTape(const char *Why) {
+  std::fprintf(stderr, "capsule: __enzyme_reverse (__capsule_reverse) got %s\n",
+               Why);
+  std::exit(3);
 }
 
 } // namespace
@@ -139,4 +222,81 @@ extern "C" void capsule_get_stats(capsule_stats_t *Out) {
 extern "C" void capsule_reset_stats(void) {
   capsule::MutexLock Lock(StatsMutex);
   Stats = capsule_stats_t{};
+}
+
+extern "C" void *__capsule_split_begin(const void *Rev) {
+  capsule::tapeLimit();
+  capsule::statsEnabled();
+  capsule::armStackOverflowGuard();
+  auto *S = static_cast<SplitCall *>(std::calloc(1, sizeof(SplitCall)));
+  if (!S)
+    failSplitAllocation();
+  S->Magic = SplitMagic;
+  S->Rev = Rev;
+  S->Call.Start = capsule::monotonicSeconds();
+  enterHalf(*S);
+  return S;
+}
+
+extern "C" void __capsule_split_keep_globals(void *Split,
+                                             const capsule_shadow_global *G,
+                                             uint64_t N) {
+  auto *S = static_cast<SplitCall *>(Split);
+  uint64_t Bytes = 0;
+  for (uint64_t K = 0; K < N; ++K)
+    Bytes += G[K].bytes;
+  auto *Both = static_cast<char *>(std::malloc(2 * Bytes + 1));
+  if (!Both)
+    failSplitAllocation();
+  S->Shadows = {G, N, Both};
+  S->ThreadShadows = {G, N, Both + Bytes};
+  // The first half began without them: what the others had is saved now,
+  // before the binding zeroes them for this call.
+  saveShadows(S->ThreadShadows);
+}
+
+extern "C" void *__capsule_split_forward_done(void *Split) {
+  auto *S = static_cast<SplitCall *>(Split);
+  S->PeakBytes = capsule::tapeBytesInUse();
+  leaveHalf(*S);
+  return S;
+}
+
+extern "C" void __capsule_split_reverse_begin(void *Split, const void *Rev) {
+  auto *S = static_cast<SplitCall *>(Split);
+  if (!S)
+    failTape("a null tape");
+  if (S->Magic != SplitMagic)
+    failTape("a tape that is not one __enzyme_augmentfwd returned, or one "
+             "already reversed");
+  if (S->Rev != Rev)
+    failTape("the tape of __enzyme_augmentfwd of another function, or of the "
+             "same function with other activities");
+  enterHalf(*S);
+}
+
+extern "C" void __capsule_split_end(void *Split) {
+  auto *S = static_cast<SplitCall *>(Split);
+  freeDeferredBlocks(InnerCall.Deferred);
+  std::free(InnerCall.Deferred.Blocks);
+  // The thread's tape back; the split call's chunks are kept for reuse.
+  capsule::tapeAttach(S->ThreadRecords);
+  InnerCall = S->ThreadCall;
+  if (S->Shadows.Bytes) {
+    loadShadows(S->ThreadShadows);
+    std::free(S->Shadows.Bytes);
+  }
+  recordCall(S->PeakBytes, capsule::monotonicSeconds() - S->Call.Start);
+  S->Magic = 0;
+  std::free(S);
+}
+
+extern "C" void __capsule_split_check_bytes(uint64_t Bytes) {
+  if (Bytes < sizeof(void *)) {
+    std::fprintf(stderr,
+                 "capsule: enzyme_allocated gives %llu bytes for the tape of "
+                 "split mode; it needs %zu (__enzyme_augmentsize)\n",
+                 static_cast<unsigned long long>(Bytes), sizeof(void *));
+    std::exit(3);
+  }
 }

@@ -16,5 +16,7 @@ int capsule_out = 4;
 int capsule_width = 5;
 int capsule_dupv = 6;
 int capsule_dupnoneedv = 7;
+int capsule_tape = 8;
+int capsule_allocated = 9;
 
 void capsule_checkpoint_iteration(void) {}

@@ -360,6 +360,17 @@ void tapeReset(TapeLevel L) {
   T.PeakCapacity = 0;
 }
 
+capsule_tape_state tapeDetach() {
+  capsule_tape_state Records = __capsule_tape;
+  __capsule_tape = capsule_tape_state{};
+  return Records;
+}
+
+void tapeAttach(const capsule_tape_state &Records) {
+  releaseStack(tape(TapeLevel::Inner));
+  __capsule_tape = Records;
+}
+
 void tapeRecordPeak(TapeLevel L) {
   Tape Tp = tape(L);
   Tp.Thread.Peak = std::max(Tp.Thread.Peak, tapeBytesInUse(L));

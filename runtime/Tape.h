@@ -55,6 +55,14 @@ uint64_t tapeBytesInUse(TapeLevel L = TapeLevel::Inner);
 /// the previous peak needed and at least one; the rest are freed.
 void tapeReset(TapeLevel L = TapeLevel::Inner);
 
+/// Takes this thread's inner tape away, leaving it empty: its records wait
+/// in the returned header (split mode) while other gradients use the tape.
+capsule_tape_state tapeDetach();
+
+/// Makes \p Records this thread's inner tape, after releasing the chunks of
+/// the tape there now for reuse.
+void tapeAttach(const capsule_tape_state &Records);
+
 /// Empties this thread's tape and frees all of its memory.
 void tapeFree(TapeLevel L = TapeLevel::Inner);
 

@@ -58,6 +58,30 @@ void __capsule_gradient_end(void);
 // the next gradient call begins (one that threw) are freed then.
 void __capsule_defer_free(void *block);
 
+// Split mode (__enzyme_augmentfwd, __enzyme_reverse): a gradient call in two
+// halves, with the program's code between them. Each half runs on a tape of
+// its own, which waits in a split call object between the halves while the
+// thread's tape (an enclosing gradient's, when a custom rule calls split
+// mode) goes on. begin returns that object for the derivative whose reverse
+// sweep is rev; forward_done ends the first half and returns the object,
+// the program's tape; reverse_begin checks a tape it got back before the
+// reverse sweep of rev, and end finishes the call and frees the object.
+void *__capsule_split_begin(const void *rev);
+void *__capsule_split_forward_done(void *split);
+void __capsule_split_reverse_begin(void *split, const void *rev);
+void __capsule_split_end(void *split);
+// The shadow globals (below) of a split call's code hold its adjoints and
+// pointer shadows between its halves, and other gradients' while they run:
+// after begin, keep_globals saves the others' from the table's shadows,
+// forward_done swaps the split call's out and the others' back,
+// reverse_begin the other way, and end puts the others' back again.
+struct capsule_shadow_global;
+void __capsule_split_keep_globals(void *split,
+                                  const struct capsule_shadow_global *globals,
+                                  uint64_t n);
+// enzyme_allocated's bytes: the memory must hold the tape's pointer.
+void __capsule_split_check_bytes(uint64_t bytes);
+
 // Reverse mode over a gradient (reverse over reverse). The outer gradient
 // pushes its own records on a second tape, __capsule_outer_tape, with the
 // same layout and inline paths, and brackets its call with the functions

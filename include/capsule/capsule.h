@@ -66,6 +66,30 @@ double __capsule_autodiff_checkpointed(void *fn, ...);
 double __capsule_fwddiff(void *fn, ...);
 #endif
 
+/* Split mode, Enzyme's __enzyme_augmentfwd and __enzyme_reverse: a gradient
+ * in two halves, with the program's own code between them.
+ *   void *tape = __capsule_augmentfwd((void *)fn, args...);
+ * runs fn on its arguments (marked and followed by shadows as for
+ * __capsule_autodiff) and returns the tape; declared to return a struct
+ * {void *tape; T result;} it returns fn's result too.
+ *   __capsule_reverse((void *)fn, args..., [dresult,] tape);
+ * takes the same arguments, the adjoint of fn's floating-point result and
+ * the tape, adds the adjoints into the shadows and returns those of the out
+ * arguments as __capsule_autodiff does; the tape is then gone. What fn
+ * needs from memory is on the tape, so the program may change it between
+ * the halves. `capsule_allocated, n, capsule_tape, mem` before the
+ * arguments keeps the tape in the n bytes at mem instead (n from
+ * __capsule_augmentsize((void *)fn, markers...)). Function names starting
+ * with these (or __enzyme_augmentfwd, __enzyme_reverse,
+ * __enzyme_augmentsize) are the markers. */
+extern int capsule_tape;
+extern int capsule_allocated;
+#ifndef __cplusplus
+void *__capsule_augmentfwd(void *fn, ...);
+double __capsule_reverse(void *fn, ...);
+int __capsule_augmentsize(void *fn, ...);
+#endif
+
 /* Statistics of the most recent gradient call and of all calls so far. */
 typedef struct capsule_stats {
   uint64_t calls;           /* gradient calls since start (or reset) */
@@ -133,8 +157,7 @@ void capsule_checkpoint_iteration(void);
  * through pointers is not restored or replayed, and the function itself runs
  * once per recorded call, uninstrumented. */
 #define CAPSULE_REPLAY(fn)                                                     \
-  __attribute__((used)) static void *const __capsule_replay_##fn =           \
-      (void *)(fn)
+  __attribute__((used)) static void *const __capsule_replay_##fn = (void *)(fn)
 
 /* Custom derivatives and activity (docs/user-guide.md, "Custom
  * derivatives"), at file scope, after the functions they name. Enzyme's
@@ -160,14 +183,13 @@ void capsule_checkpoint_iteration(void);
 #define CAPSULE_CONCAT_(a, b) a##b
 #define CAPSULE_CONCAT(a, b) CAPSULE_CONCAT_(a, b)
 #define CAPSULE_REGISTRATION_(kind)                                            \
-  __attribute__((used)) static void *CAPSULE_CONCAT(                           \
-      __capsule_##kind##_, __COUNTER__)[]
+  __attribute__((used)) static void *CAPSULE_CONCAT(__capsule_##kind##_,       \
+                                                    __COUNTER__)[]
 #define CAPSULE_GRADIENT(fn, augment, gradient)                                \
   CAPSULE_REGISTRATION_(register_gradient) = {(void *)(fn), (void *)(augment), \
                                               (void *)(gradient)}
 #define CAPSULE_DERIVATIVE(fn, tangent)                                        \
-  CAPSULE_REGISTRATION_(register_derivative) = {(void *)(fn),                  \
-                                                (void *)(tangent)}
+  CAPSULE_REGISTRATION_(register_derivative) = {(void *)(fn), (void *)(tangent)}
 #define CAPSULE_INACTIVE_FUNCTION(fn)                                          \
   CAPSULE_REGISTRATION_(inactive_fn) = {(void *)(fn)}
 #define CAPSULE_INACTIVE_GLOBAL(g)                                             \
@@ -194,11 +216,11 @@ uint64_t capsule_steps(const capsule_t *c);
 
 /* What the interruption machinery holds on this thread. */
 typedef struct capsule_interrupt_stats {
-  uint64_t live_capsules;       /* capsules not yet released */
-  uint64_t journal_bytes;       /* old contents saved for live capsules */
-  uint64_t newest_journal_bytes;/* ... of which for the newest capsule */
-  uint64_t peak_journal_bytes;  /* largest journal_bytes so far */
-  uint64_t last_run_steps;      /* steps of fn when the last run ended */
+  uint64_t live_capsules;        /* capsules not yet released */
+  uint64_t journal_bytes;        /* old contents saved for live capsules */
+  uint64_t newest_journal_bytes; /* ... of which for the newest capsule */
+  uint64_t peak_journal_bytes;   /* largest journal_bytes so far */
+  uint64_t last_run_steps;       /* steps of fn when the last run ended */
 } capsule_interrupt_stats_t;
 void capsule_get_interrupt_stats(capsule_interrupt_stats_t *out);
 
@@ -211,6 +233,11 @@ template <typename RT = double, typename... Args>
 RT __capsule_autodiff_checkpointed(void *fn, Args... args);
 template <typename RT = double, typename... Args>
 RT __capsule_fwddiff(void *fn, Args... args);
+template <typename RT = void *, typename... Args>
+RT __capsule_augmentfwd(void *fn, Args... args);
+template <typename RT = double, typename... Args>
+RT __capsule_reverse(void *fn, Args... args);
+template <typename... Args> int __capsule_augmentsize(void *fn, Args... args);
 #endif
 
 #endif /* CAPSULE_CAPSULE_H */

@@ -9,6 +9,7 @@
 
 #include "Interrupt/JournalBarriers.h"
 #include "Reverse/Differentiator.h"
+#include "Reverse/SplitGradient.h"
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
 #include "Support/LinkTime.h"
@@ -66,6 +67,22 @@ SmallVector<MarkerCall, 8> findMarkerCalls(Module &M) {
         Calls.push_back({Call, *Kind});
   }
   return Calls;
+}
+
+std::optional<GradientRequest> parseRequest(const MarkerCall &MC) {
+  switch (MC.Kind) {
+  case MarkerKind::Fwddiff:
+    return parseTangentRequest(*MC.Call);
+  case MarkerKind::AugmentFwd:
+    return parseSplitRequest(*MC.Call, SplitHalf::Augment);
+  case MarkerKind::Reverse:
+    return parseSplitRequest(*MC.Call, SplitHalf::Reverse);
+  case MarkerKind::Autodiff:
+  case MarkerKind::AutodiffCheckpointed:
+  case MarkerKind::AugmentSize:
+    break;
+  }
+  return parseGradientRequest(*MC.Call);
 }
 
 void lowerRequest(Differentiator &D, const GradientRequest &R) {
@@ -136,11 +153,16 @@ void markNested(Differentiator &D, SmallVectorImpl<GradientRequest> &Pending,
   addDifferentiated(Checkpointed, Differentiated);
   erase_if(Pending, [&](GradientRequest &R) {
     R.Nested = Differentiated.contains(R.Call->getFunction());
-    if (!R.Nested || R.Sig.Width == 1)
+    if (!R.Nested || (R.Sig.Width == 1 && R.Split == SplitHalf::None))
       return false;
     reportUnsupported(*R.Call, *R.Call->getFunction(),
-                      "vector mode (enzyme_width) inside differentiated code "
-                      "(nested differentiation) is not supported yet");
+                      R.Split != SplitHalf::None
+                          ? "split mode (__enzyme_augmentfwd, "
+                            "__enzyme_reverse) inside differentiated code "
+                            "(nested differentiation) is not supported yet"
+                          : "vector mode (enzyme_width) inside differentiated "
+                            "code (nested differentiation) is not supported "
+                            "yet");
     D.noteFailure();
     Erased.insert(R.Call);
     eraseMarkerCall(*R.Call);
@@ -157,6 +179,17 @@ bool differentiatesGradients(
   return any_of(Round, [&](const GradientRequest &R) {
     return !R.Sig.Tangent && reachesAny(*R.Sig.Fn, ComputingGradients);
   });
+}
+
+/// Split mode runs on the inner tape only: in a round of derivatives that
+/// differentiate gradients (reverse over reverse), whose records go on the
+/// outer tape, it is refused.
+void refuseSplitOverGradients(Differentiator &D, const GradientRequest &R) {
+  reportUnsupported(*R.Call, *R.Sig.Fn,
+                    "split mode (__enzyme_augmentfwd, __enzyme_reverse) of "
+                    "code that itself computes gradients is not supported "
+                    "yet");
+  D.noteFailure();
 }
 
 /// Checkpointed gradients make their functions interruptible, which the
@@ -234,10 +267,18 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
   SmallVector<GradientRequest, 8> Pending, Checkpointed, MadeCheckpointed;
   SmallPtrSet<CallBase *, 8> Erased;
   bool AllCheckpointed = checkpointEverything();
+  // Sizes first: a split call's enzyme_allocated operand may be one.
+  for (MarkerCall &MC : Calls)
+    if (MC.Kind == MarkerKind::AugmentSize) {
+      if (parseAugmentSize(*MC.Call))
+        lowerAugmentSize(*MC.Call);
+      Erased.insert(MC.Call);
+      eraseMarkerCall(*MC.Call);
+    }
   for (MarkerCall &MC : Calls) {
-    std::optional<GradientRequest> R = MC.Kind == MarkerKind::Fwddiff
-                                           ? parseTangentRequest(*MC.Call)
-                                           : parseGradientRequest(*MC.Call);
+    if (Erased.contains(MC.Call))
+      continue;
+    std::optional<GradientRequest> R = parseRequest(MC);
     // Reported; gone before a derivative of its function meets it again.
     if (!R) {
       Erased.insert(MC.Call);
@@ -260,9 +301,8 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // run inside the next one's (DiffSignature::Level).
   for (unsigned Round = 0; !Pending.empty(); ++Round) {
     SmallVector<GradientRequest, 8> Ready = takeInnermost(Pending);
-    D.abi().useTape(differentiatesGradients(Ready, ComputingGradients)
-                        ? TapeLevel::Outer
-                        : TapeLevel::Inner);
+    bool OnOuterTape = differentiatesGradients(Ready, ComputingGradients);
+    D.abi().useTape(OnOuterTape ? TapeLevel::Outer : TapeLevel::Inner);
     for (GradientRequest &R : Ready) {
       R.Sig.Level = Round;
       D.get(R.Sig);
@@ -271,6 +311,12 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
     for (GradientRequest &R : Ready) {
       if (R.Sig.Tangent)
         lowerTangentRequest(D, R);
+      else if (R.Split != SplitHalf::None && OnOuterTape)
+        refuseSplitOverGradients(D, R);
+      else if (R.Split == SplitHalf::Augment)
+        lowerAugmentRequest(D, R);
+      else if (R.Split == SplitHalf::Reverse)
+        lowerReverseRequest(D, R);
       else
         lowerRequest(D, R);
       Differentiating.insert(R.Call->getFunction());

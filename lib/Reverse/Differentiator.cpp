@@ -631,6 +631,20 @@ void Differentiator::unbindShadowGlobals(IRBuilder<> &B,
                  {Table, tableSize(B, Table), SB.Args, UserShadows, SB.Count});
 }
 
+Differentiator::ShadowBinding
+Differentiator::boundShadowGlobals(IRBuilder<> &B, const GradientRequest &R) {
+  ShadowBinding SB;
+  SB.Shadows.assign(R.Shadows.begin(), R.Shadows.end());
+  if (ShadowGlobals.empty())
+    return SB;
+  SmallVector<Value *, 4> DupArgs = dupArguments(R);
+  SB.Args = stackArray(B, DupArgs, "dup.args");
+  SB.Count = B.getInt64(DupArgs.size());
+  SB.Tables.push_back(shadowGlobalTable(R.Sig.Level, /*Lane=*/0));
+  SB.UserShadows.push_back(stackArray(B, R.Shadows, "dup.shadows"));
+  return SB;
+}
+
 void Differentiator::addCheckpointedRequest(GradientRequest R) {
   CheckpointedRequests.push_back(std::move(R));
 }

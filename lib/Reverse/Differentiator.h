@@ -108,6 +108,11 @@ public:
   /// After the reverse sweep: the adjoints of globals passed as dup
   /// arguments go back to the user's shadows.
   void unbindShadowGlobals(llvm::IRBuilder<> &B, const ShadowBinding &SB);
+  /// The binding bindShadowGlobals made for \p R's arguments, without
+  /// binding again: what unbindShadowGlobals needs where the reverse sweep
+  /// runs apart from the forward one (split mode).
+  ShadowBinding boundShadowGlobals(llvm::IRBuilder<> &B,
+                                   const GradientRequest &R);
 
   /// Forward mode over a checkpointed gradient makes a checkpointed
   /// gradient of a tangent function (Forward/CheckpointedTangents.cpp),

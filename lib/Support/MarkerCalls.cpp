@@ -55,9 +55,19 @@ static bool isStridedMarker(StringRef Name) {
   return Name.ends_with("_dupv") || Name.ends_with("_dupnoneedv");
 }
 
+/// Split mode's markers: `enzyme_tape, p` keeps the tape in the memory at
+/// p, `enzyme_allocated, n` says it has n bytes.
+static bool isTapeMarker(StringRef Name) {
+  return Name == "enzyme_tape" || Name == "capsule_tape";
+}
+static bool isAllocatedMarker(StringRef Name) {
+  return Name == "enzyme_allocated" || Name == "capsule_allocated";
+}
+
 bool isActivityMarkerGlobal(const GlobalVariable &G) {
-  return activityOfMarker(G.getName()) || resultMarkerNamed(G.getName()) ||
-         isWidthMarker(G.getName());
+  StringRef Name = G.getName();
+  return activityOfMarker(Name) || resultMarkerNamed(Name) ||
+         isWidthMarker(Name) || isTapeMarker(Name) || isAllocatedMarker(Name);
 }
 
 /// The global a marker operand names: C loads it (`enzyme_dup`), Enzyme's
@@ -79,8 +89,18 @@ SmallVector<CallBase *, 8> callsTo(Function &F) {
 
 std::optional<MarkerKind> markerKind(const Function &F) {
   StringRef Name = F.getName();
-  if (Name.contains("__capsule_fwddiff") || Name.contains("__enzyme_fwddiff"))
+  auto Either = [&](StringRef Suffix) {
+    return Name.contains(("__capsule_" + Suffix).str()) ||
+           Name.contains(("__enzyme_" + Suffix).str());
+  };
+  if (Either("fwddiff"))
     return MarkerKind::Fwddiff;
+  if (Either("augmentfwd"))
+    return MarkerKind::AugmentFwd;
+  if (Either("augmentsize"))
+    return MarkerKind::AugmentSize;
+  if (Either("reverse"))
+    return MarkerKind::Reverse;
   for (StringRef Prefix : {"__capsule_autodiff", "__enzyme_autodiff"}) {
     size_t Pos = Name.find(Prefix);
     if (Pos == StringRef::npos)
@@ -103,7 +123,8 @@ namespace {
 /// Walks the variadic arguments of one marker call.
 class RequestParser {
 public:
-  RequestParser(CallBase &Call, bool Forward) : Call(Call), Forward(Forward) {}
+  RequestParser(CallBase &Call, bool Forward, SplitHalf Half)
+      : Call(Call), Forward(Forward), Half(Half) {}
   std::optional<GradientRequest> parse();
 
 private:
@@ -113,6 +134,9 @@ private:
   };
   static std::optional<Marker> markerOf(const Value *V);
   bool skipResultMarkers();
+  bool parseSplitMarker(const GlobalVariable &G);
+  bool parseReverseTail(Type *RetTy);
+  bool checkAugmentResultType(Type *RetTy);
   bool parseWidth();
   Value *parseShadows(unsigned ParamNo, Value *Stride);
   bool checkLanesResultType(llvm::Type *Produced);
@@ -140,6 +164,7 @@ private:
   CallBase &Call;
   /// Forward mode: active floating-point arguments come with tangents.
   bool Forward;
+  SplitHalf Half;
   Function *Fn = nullptr;
   unsigned Next = 1;
   GradientRequest R;
@@ -170,6 +195,11 @@ bool RequestParser::skipResultMarkers() {
       ++Next; // read by parseWidth
       continue;
     }
+    if (G && (isTapeMarker(G->getName()) || isAllocatedMarker(G->getName()))) {
+      if (!parseSplitMarker(*G))
+        return false;
+      continue;
+    }
     std::optional<ResultMarker> M =
         G ? resultMarkerNamed(G->getName()) : std::nullopt;
     if (!M)
@@ -188,6 +218,107 @@ bool RequestParser::skipResultMarkers() {
     ResultActivityName = G->getName();
   }
   return true;
+}
+
+/// `enzyme_tape, p` or `enzyme_allocated, n` at the current position; the
+/// operand is consumed.
+bool RequestParser::parseSplitMarker(const GlobalVariable &G) {
+  StringRef Name = G.getName();
+  bool Tape = isTapeMarker(Name);
+  if (Half == SplitHalf::None)
+    return fail("'" + Name +
+                "' belongs to split mode (__enzyme_augmentfwd, "
+                "__enzyme_reverse)");
+  if ((Tape && R.TapeInMemory) || (!Tape && R.TapeBytes))
+    return fail("'" + Name + "' appears twice");
+  Value *Operand =
+      Next + 1 < Call.arg_size() ? Call.getArgOperand(Next + 1) : nullptr;
+  if (Tape) {
+    if (!Operand || !Operand->getType()->isPointerTy())
+      return fail("'" + Name +
+                  "' must be followed by a pointer to the tape's memory");
+    R.Tape = Operand;
+    R.TapeInMemory = true;
+  } else {
+    if (!Operand || !Operand->getType()->isIntegerTy())
+      return fail("'" + Name +
+                  "' must be followed by the tape's size in bytes, an "
+                  "integer (__enzyme_augmentsize)");
+    R.TapeBytes = Operand;
+  }
+  ++Next;
+  return true;
+}
+
+/// The reverse half's operands after f's arguments: the adjoint of f's
+/// floating-point result (unless it is marked constant), then the tape
+/// (unless enzyme_tape says where it is).
+bool RequestParser::parseReverseTail(Type *RetTy) {
+  if (R.Sig.ActiveReturn) {
+    if (Next >= Call.arg_size())
+      return fail("too few arguments: after the arguments of '" +
+                  displayName(*Fn) +
+                  "' comes the adjoint of its result, then the tape");
+    R.ResultAdjoint = convertMarkerArgument(
+        Call, Call.getArgOperand(Next++), RetTy,
+        "the adjoint of the result of '" + displayName(*Fn) + "'");
+    if (!R.ResultAdjoint)
+      return false;
+  }
+  if (R.TapeInMemory)
+    return true;
+  if (Next >= Call.arg_size() ||
+      !Call.getArgOperand(Next)->getType()->isPointerTy())
+    return fail("the last argument must be the tape __enzyme_augmentfwd "
+                "returned (or name its memory with enzyme_tape)");
+  R.Tape = Call.getArgOperand(Next++);
+  return true;
+}
+
+/// The augmented half returns, by its declared type, nothing (when
+/// enzyme_tape keeps the tape), the tape, or a struct of the tape (unless
+/// enzyme_tape keeps it), f's result and, for a pointer result, its shadow.
+/// The C ABI may coerce such a struct, so types are matched by size. A
+/// pointer that is none of these is the tape (C declares the marker to
+/// return void * whatever enzyme_tape does).
+bool RequestParser::checkAugmentResultType(Type *RetTy) {
+  Type *T = declaredResultType();
+  const DataLayout &DL = Call.getDataLayout();
+  Type *Ptr = PointerType::getUnqual(Call.getContext());
+  R.ReturnTape = !R.TapeInMemory;
+  if (T->isVoidTy())
+    return R.TapeInMemory ||
+           fail("the call returns nothing, so the tape would be lost: "
+                "declare it to return void * (the tape), or keep the tape "
+                "in memory with enzyme_tape");
+  SmallVector<Type *, 3> Fields;
+  if (R.ReturnTape)
+    Fields.push_back(Ptr);
+  if (!RetTy->isVoidTy())
+    for (bool Shadow : {false, true}) {
+      if (Shadow && !RetTy->isPointerTy())
+        break;
+      SmallVector<Type *, 3> With(Fields);
+      With.push_back(RetTy);
+      if (Shadow)
+        With.push_back(RetTy);
+      if (DL.getTypeStoreSize(StructType::get(Call.getContext(), With)) ==
+          DL.getTypeStoreSize(T)) {
+        R.ReturnPrimal = true;
+        R.ReturnShadow = Shadow;
+        return true;
+      }
+    }
+  if (T->isPointerTy()) {
+    R.ReturnTape = true;
+    return true;
+  }
+  return fail("the call's return type does not fit: __enzyme_augmentfwd "
+              "returns the tape (void *), or a struct of the tape, the "
+              "result of '" +
+              displayName(*Fn) +
+              "' and, for a pointer result, its shadow (without the tape "
+              "when enzyme_tape keeps it)");
 }
 
 /// `enzyme_width, N`, wherever it stands (Enzyme reads it first): N
@@ -614,13 +745,27 @@ std::optional<GradientRequest> RequestParser::parse() {
   }
   if (!skipResultMarkers())
     return std::nullopt;
+  Type *RetTy = Fn->getReturnType();
+  if (Half != SplitHalf::None) {
+    R.Split = Half;
+    R.Sig.TopLevel = false;
+    R.Sig.StableArgs = 0;
+    if (Primal)
+      return fail("'enzyme_primal_return' does not apply to split mode: "
+                  "__enzyme_augmentfwd returns the result of '" +
+                  displayName(*Fn) + "' when its declared type has room"),
+             std::nullopt;
+    R.Sig.ActiveReturn =
+        RetTy->isFloatingPointTy() && ResultActivity != ResultMarker::Const;
+    if (Half == SplitHalf::Reverse && !parseReverseTail(RetTy))
+      return std::nullopt;
+  }
   if (Next < Call.arg_size())
     return fail("too many arguments: '" + displayName(*Fn) + "' takes " +
                 Twine(NumParams) +
                 " arguments (plus markers and shadows), the call passes " +
                 Twine(Call.arg_size() - Next) + " more"),
            std::nullopt;
-  Type *RetTy = Fn->getReturnType();
   if (Forward) {
     R.Sig.Tangent = true;
     R.Sig.TopLevel = false;
@@ -654,7 +799,8 @@ std::optional<GradientRequest> RequestParser::parse() {
                   "enzyme_const_return"),
              std::nullopt;
   StructType *Adjoints = reverseResultType(Fn->getFunctionType(), R.Sig.Args);
-  bool Fits = !R.ReturnPrimal ? checkResultType()
+  bool Fits = Half == SplitHalf::Augment ? checkAugmentResultType(RetTy)
+              : !R.ReturnPrimal          ? checkResultType()
               : Adjoints->getNumElements()
                   ? checkPrimalResultType(StructType::get(RetTy, Adjoints))
                   : checkPrimalResultType(RetTy);
@@ -665,11 +811,44 @@ std::optional<GradientRequest> RequestParser::parse() {
 }
 
 std::optional<GradientRequest> parseGradientRequest(CallBase &Call) {
-  return RequestParser(Call, /*Forward=*/false).parse();
+  return RequestParser(Call, /*Forward=*/false, SplitHalf::None).parse();
 }
 
 std::optional<GradientRequest> parseTangentRequest(CallBase &Call) {
-  return RequestParser(Call, /*Forward=*/true).parse();
+  return RequestParser(Call, /*Forward=*/true, SplitHalf::None).parse();
+}
+
+std::optional<GradientRequest> parseSplitRequest(CallBase &Call,
+                                                 SplitHalf Half) {
+  return RequestParser(Call, /*Forward=*/false, Half).parse();
+}
+
+Function *parseAugmentSize(CallBase &Call) {
+  auto *Fn =
+      Call.arg_size()
+          ? dyn_cast<Function>(Call.getArgOperand(0)->stripPointerCasts())
+          : nullptr;
+  if (!Fn) {
+    reportBadMarkerCall(Call, "the first argument must be the function whose "
+                              "tape is measured, e.g. (void *)f");
+    return nullptr;
+  }
+  if (!Call.getType()->isIntegerTy()) {
+    reportBadMarkerCall(Call, "__enzyme_augmentsize returns the tape's size "
+                              "in bytes: declare it to return an integer");
+    return nullptr;
+  }
+  for (unsigned I = 1; I < Call.arg_size(); ++I) {
+    const GlobalVariable *G = markerGlobal(Call.getArgOperand(I));
+    if (!G || !activityOfMarker(G->getName())) {
+      reportBadMarkerCall(Call, "argument " + Twine(I + 1) +
+                                    " must be an activity marker: "
+                                    "__enzyme_augmentsize takes the function "
+                                    "and the markers of its arguments");
+      return nullptr;
+    }
+  }
+  return Fn;
 }
 
 std::optional<RunMarkerKind> runMarkerKind(const Function &F) {

@@ -12,7 +12,11 @@
 // header passes &enzyme_const). Enzyme's result markers enzyme_primal_return,
 // enzyme_noret, enzyme_const_return, enzyme_active_return and
 // enzyme_dup_return may stand anywhere a marker may; they say what the call
-// returns.
+// returns. Split mode's markers __enzyme_augmentfwd and __enzyme_reverse
+// (__capsule_augmentfwd, __capsule_reverse) ask for the two halves of a
+// gradient, with the tape in between in the program's hands
+// (Reverse/SplitGradient.h); enzyme_allocated and enzyme_tape say where it
+// is kept.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_MARKERCALLS_H
 #define CAPSULE_MARKERCALLS_H
@@ -20,12 +24,23 @@
 #include "Analysis/Signature.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/ValueHandle.h"
 
 #include <optional>
 
 namespace capsule {
 
-enum class MarkerKind { Autodiff, AutodiffCheckpointed, Fwddiff };
+enum class MarkerKind {
+  Autodiff,
+  AutodiffCheckpointed,
+  Fwddiff,
+  AugmentFwd,
+  Reverse,
+  AugmentSize
+};
+
+/// Split mode: the half of a gradient a marker call asks for.
+enum class SplitHalf { None, Augment, Reverse };
 
 /// Whether calls to \p F are marker calls, and of which kind.
 std::optional<MarkerKind> markerKind(const llvm::Function &F);
@@ -66,6 +81,21 @@ struct GradientRequest {
   /// Inside code that another request differentiates (nested
   /// differentiation): lowered first, and differentiated as generated code.
   bool Nested = false;
+  /// Split mode: which half.
+  SplitHalf Split = SplitHalf::None;
+  /// Split mode: where the tape is. With enzyme_tape, the memory it names
+  /// holds the tape (TapeInMemory); else the reverse half's argument after
+  /// f's (and after the result's adjoint). These follow replacements: the
+  /// tape is typically the augmented half's marker call, lowered first.
+  llvm::WeakTrackingVH Tape;
+  bool TapeInMemory = false;
+  /// enzyme_allocated's operand: the bytes of the tape's memory.
+  llvm::WeakTrackingVH TapeBytes;
+  /// The reverse half: the adjoint of f's floating-point result.
+  llvm::WeakTrackingVH ResultAdjoint;
+  /// The augmented half returns the tape, then (ReturnPrimal) f's result,
+  /// then (ReturnShadow) the shadow of f's pointer result: those set.
+  bool ReturnTape = false, ReturnShadow = false;
 };
 
 /// Parses a marker call; reports a compile-time error and returns nothing
@@ -75,6 +105,14 @@ std::optional<GradientRequest> parseGradientRequest(llvm::CallBase &Call);
 /// argument marked dup, or unmarked, is followed by its tangent; the
 /// request's signature is a tangent signature.
 std::optional<GradientRequest> parseTangentRequest(llvm::CallBase &Call);
+/// The same for a half of a split-mode gradient. Its signature is not top
+/// level: the program runs between the halves, so the reverse sweep reloads
+/// nothing from memory.
+std::optional<GradientRequest> parseSplitRequest(llvm::CallBase &Call,
+                                                 SplitHalf Half);
+/// __enzyme_augmentsize(f, markers...): the function, if the call is
+/// well formed (reported otherwise).
+llvm::Function *parseAugmentSize(llvm::CallBase &Call);
 
 /// What a gradient request's marker returns: the adjoints of the out
 /// arguments (a struct), after \p Primal, f's result, when R.ReturnPrimal:

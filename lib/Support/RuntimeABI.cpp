@@ -175,6 +175,37 @@ FunctionCallee RuntimeABI::onShadow(StringRef Name) {
   return function(Name, Type::getVoidTy(C), {PointerType::getUnqual(C)});
 }
 
+FunctionCallee RuntimeABI::splitBegin() {
+  Type *Ptr = PointerType::getUnqual(M.getContext());
+  return function("__capsule_split_begin", Ptr, {Ptr});
+}
+FunctionCallee RuntimeABI::splitKeepGlobals() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_split_keep_globals", Type::getVoidTy(C),
+                  {Ptr, Ptr, Type::getInt64Ty(C)});
+}
+FunctionCallee RuntimeABI::splitForwardDone() {
+  Type *Ptr = PointerType::getUnqual(M.getContext());
+  return function("__capsule_split_forward_done", Ptr, {Ptr});
+}
+FunctionCallee RuntimeABI::splitReverseBegin() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_split_reverse_begin", Type::getVoidTy(C),
+                  {Ptr, Ptr});
+}
+FunctionCallee RuntimeABI::splitEnd() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_split_end", Type::getVoidTy(C),
+                  {PointerType::getUnqual(C)});
+}
+FunctionCallee RuntimeABI::splitCheckBytes() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_split_check_bytes", Type::getVoidTy(C),
+                  {Type::getInt64Ty(C)});
+}
+
 FunctionCallee RuntimeABI::deferFree() {
   LLVMContext &C = M.getContext();
   return onTape("__capsule_defer_free", Type::getVoidTy(C),

@@ -59,6 +59,15 @@ public:
   llvm::FunctionCallee gradientBegin();
   llvm::FunctionCallee gradientForwardDone();
   llvm::FunctionCallee gradientEnd();
+  /// Split mode (abi.h): ptr (ptr rev), void (ptr split, ptr table, i64 n),
+  /// ptr (ptr split), void (ptr split, ptr rev), void (ptr split), void (i64
+  /// bytes).
+  llvm::FunctionCallee splitBegin();
+  llvm::FunctionCallee splitKeepGlobals();
+  llvm::FunctionCallee splitForwardDone();
+  llvm::FunctionCallee splitReverseBegin();
+  llvm::FunctionCallee splitEnd();
+  llvm::FunctionCallee splitCheckBytes();
   /// void (ptr block): free() postponed to the end of the gradient call.
   llvm::FunctionCallee deferFree();
   /// void (ptr dsrc, ptr ddst, i64 bytes), for f64 or f32 elements.
