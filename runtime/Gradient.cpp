@@ -62,6 +62,101 @@ void printCall(uint64_t Call, uint64_t PeakBytes, double Seconds) {
                static_cast<unsigned long long>(PeakBytes), Seconds);
 }
 
+/// The contents of a table's shadow globals, saved.
+struct SavedShadows {
+  const capsule_shadow_global *Globals;
+  uint64_t Count;
+  char *Bytes;
+};
+
+void saveShadows(const SavedShadows &S) {
+  char *To = S.Bytes;
+  for (uint64_t K = 0; K < S.Count; ++K) {
+    std::memcpy(To, S.Globals[K].shadow, S.Globals[K].bytes);
+    To += S.Globals[K].bytes;
+  }
+}
+
+void loadShadows(const SavedShadows &S) {
+  const char *From = S.Bytes;
+  for (uint64_t K = 0; K < S.Count; ++K) {
+    std::memcpy(S.Globals[K].shadow, From, S.Globals[K].bytes);
+    From += S.Globals[K].bytes;
+  }
+}
+
+/// A gradient call begun while another runs on the same thread (a custom
+/// rule's body computing a gradient during the enclosing call's sweeps):
+/// what the enclosing call had, put back when the inner call ends.
+struct EnclosingCall {
+  EnclosingCall *Next; // the call enclosing that one, if any
+  uintptr_t Frame;     // where the enclosing call began on the stack
+  capsule_tape_state Records;
+  GradientCall Call;
+  SavedShadows Shadows; // Bytes set by __capsule_gradient_keep_globals
+};
+
+/// This thread's plain gradient calls in progress. A call begun deeper on
+/// the stack than the innermost one runs inside it; one begun elsewhere
+/// means that those were abandoned (an exception left them), and it starts
+/// afresh.
+struct ActiveCalls {
+  bool Active;
+  uintptr_t Frame; // where the innermost call began
+  EnclosingCall *Enclosing;
+};
+__thread ActiveCalls Calls;
+
+void dropAbandonedCalls() {
+  while (EnclosingCall *E = Calls.Enclosing) {
+    Calls.Enclosing = E->Next;
+    capsule::tapeAttach(E->Records);
+    freeDeferredBlocks(E->Call.Deferred);
+    std::free(E->Call.Deferred.Blocks);
+    std::free(E->Shadows.Bytes);
+    std::free(E);
+  }
+}
+
+/// Sets the enclosing call aside when this one runs inside it.
+void enterCall(uintptr_t Here) {
+  if (Calls.Active && Here < Calls.Frame) {
+    auto *E =
+        static_cast<EnclosingCall *>(std::calloc(1, sizeof(EnclosingCall)));
+    if (!E) {
+      std::fprintf(stderr, "capsule: out of memory starting a gradient call "
+                           "inside another\n");
+      std::exit(3);
+    }
+    *E = {Calls.Enclosing, Calls.Frame, capsule::tapeDetach(), InnerCall, {}};
+    InnerCall = GradientCall{};
+    Calls.Enclosing = E;
+  } else {
+    dropAbandonedCalls();
+  }
+  Calls.Active = true;
+  Calls.Frame = Here;
+}
+
+/// Puts the enclosing call back, if this one ran inside another.
+void leaveCall() {
+  EnclosingCall *E = Calls.Enclosing;
+  if (!E) {
+    Calls.Active = false;
+    return;
+  }
+  std::free(InnerCall.Deferred.Blocks);
+  capsule::tapeAttach(E->Records);
+  InnerCall = E->Call;
+  if (E->Shadows.Bytes) {
+    loadShadows(E->Shadows);
+    std::free(E->Shadows.Bytes);
+  }
+  Calls.Frame = E->Frame;
+  Calls.Enclosing = E->Next;
+  std::free(E);
+}
+
 void beginCall(TapeLevel L) {
   // Read both settings now, so a bad value stops the program before any work.
   capsule::tapeLimit();
@@ -107,29 +202,6 @@ void endCall(TapeLevel L) {
   freeDeferredBlocks(callOn(L).Deferred);
   recordCall(capsule::tapePeakBytes(L),
              capsule::monotonicSeconds() - callOn(L).Start);
-}
-
-/// The contents of a table's shadow globals, saved.
-struct SavedShadows {
-  const capsule_shadow_global *Globals;
-  uint64_t Count;
-  char *Bytes;
-};
-
-void saveShadows(const SavedShadows &S) {
-  char *To = S.Bytes;
-  for (uint64_t K = 0; K < S.Count; ++K) {
-    std::memcpy(To, S.Globals[K].shadow, S.Globals[K].bytes);
-    To += S.Globals[K].bytes;
-  }
-}
-
-void loadShadows(const SavedShadows &S) {
-  const char *From = S.Bytes;
-  for (uint64_t K = 0; K < S.Count; ++K) {
-    std::memcpy(S.Globals[K].shadow, From, S.Globals[K].bytes);
-    From += S.Globals[K].bytes;
-  }
 }
 
 /// A split-mode gradient call (abi.h): its tape, postponed frees and shadow
@@ -183,7 +255,28 @@ void leaveHalf(SplitCall &S) {
 
 } // namespace
 
-extern "C" void __capsule_gradient_begin(void) { beginCall(TapeLevel::Inner); }
+extern "C" void __capsule_gradient_begin(void) {
+  enterCall(reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
+  beginCall(TapeLevel::Inner);
+}
+
+extern "C" void __capsule_gradient_keep_globals(const capsule_shadow_global *G,
+                                                uint64_t N) {
+  EnclosingCall *E = Calls.Enclosing;
+  // Only a call inside another, before its binding zeroes them.
+  if (!E || E->Shadows.Bytes)
+    return;
+  uint64_t Bytes = 0;
+  for (uint64_t K = 0; K < N; ++K)
+    Bytes += G[K].bytes;
+  E->Shadows = {G, N, static_cast<char *>(std::malloc(Bytes + 1))};
+  if (!E->Shadows.Bytes) {
+    std::fprintf(stderr, "capsule: out of memory starting a gradient call "
+                         "inside another\n");
+    std::exit(3);
+  }
+  saveShadows(E->Shadows);
+}
 
 extern "C" void __capsule_gradient_forward_done(void) {
   capsule::tapeRecordPeak(TapeLevel::Inner);
@@ -193,7 +286,10 @@ extern "C" void __capsule_defer_free(void *Block) {
   deferFree(TapeLevel::Inner, Block);
 }
 
-extern "C" void __capsule_gradient_end(void) { endCall(TapeLevel::Inner); }
+extern "C" void __capsule_gradient_end(void) {
+  endCall(TapeLevel::Inner);
+  leaveCall();
+}
 
 extern "C" void __capsule_outer_gradient_begin(void) {
   capsule::outerTapeCallBegins();

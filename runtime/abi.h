@@ -53,6 +53,15 @@ void *__capsule_tape_pop_slow(uint64_t n);
 void __capsule_gradient_begin(void);
 void __capsule_gradient_forward_done(void);
 void __capsule_gradient_end(void);
+// A gradient call may begin while another runs on the same thread (a
+// custom rule's body computing a gradient during the enclosing call's
+// sweeps): begin then sets the enclosing call's tape and postponed frees
+// aside, and end puts them back. keep_globals, right after begin, saves
+// the enclosing call's shadow globals (below) before the binding zeroes
+// them; end restores them.
+struct capsule_shadow_global;
+void __capsule_gradient_keep_globals(
+    const struct capsule_shadow_global *globals, uint64_t n);
 // free() postponed to the end of the gradient call: the reverse sweep reloads
 // values from the block instead of taping them. Blocks still postponed when
 // the next gradient call begins (one that threw) are freed then.
@@ -75,7 +84,6 @@ void __capsule_split_end(void *split);
 // after begin, keep_globals saves the others' from the table's shadows,
 // forward_done swaps the split call's out and the others' back,
 // reverse_begin the other way, and end puts the others' back again.
-struct capsule_shadow_global;
 void __capsule_split_keep_globals(void *split,
                                   const struct capsule_shadow_global *globals,
                                   uint64_t n);

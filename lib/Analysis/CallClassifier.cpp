@@ -320,7 +320,7 @@ static bool hasNoDerivative(StringRef Name) {
       // Generated dispatch stopping at a target without a derivative, and
       // the bookkeeping of an inner gradient call (nested differentiation).
       .Cases("__capsule_unknown_call_target", "__capsule_gradient_forward_done",
-             "__capsule_gradient_end", true)
+             "__capsule_gradient_end", "__capsule_gradient_keep_globals", true)
       // Replay of non-deterministic calls' results (ReplayCalls.h).
       .Cases("__capsule_replay_pending", "__capsule_replay_take",
              "__capsule_replay_take_f64", "__capsule_replay_take_f32", true)

@@ -89,8 +89,12 @@ void lowerRequest(Differentiator &D, const GradientRequest &R) {
   RuntimeABI &ABI = D.abi();
   Derivative Dv = D.get(R.Sig);
   IRBuilder<> B(R.Call);
-  B.CreateCall(ABI.gradientBegin());
+  CallInst *Begin = B.CreateCall(ABI.gradientBegin());
   Differentiator::ShadowBinding SB = D.bindShadowGlobals(B, R);
+  // A call inside another's sweeps (a custom rule's body) keeps the
+  // enclosing call's shadow globals (runtime/abi.h).
+  if (!R.Nested)
+    D.keepShadowGlobals(*Begin, SB, ABI.gradientKeepGlobals(), {});
   SmallVector<Value *, 12> FwdArgs(R.Args.begin(), R.Args.end());
   FwdArgs.append(SB.Shadows.begin(), SB.Shadows.end());
   Value *Primal = B.CreateCall(Dv.Fwd, FwdArgs);

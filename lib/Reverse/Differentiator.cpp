@@ -631,6 +631,18 @@ void Differentiator::unbindShadowGlobals(IRBuilder<> &B,
                  {Table, tableSize(B, Table), SB.Args, UserShadows, SB.Count});
 }
 
+void Differentiator::keepShadowGlobals(CallInst &Begin, const ShadowBinding &SB,
+                                       FunctionCallee Keep,
+                                       ArrayRef<Value *> Lead) {
+  if (SB.Tables.empty())
+    return;
+  IRBuilder<> B(Begin.getNextNode());
+  SmallVector<Value *, 3> Args(Lead.begin(), Lead.end());
+  Args.push_back(SB.Tables[0]);
+  Args.push_back(tableSize(B, SB.Tables[0]));
+  B.CreateCall(Keep, Args);
+}
+
 Differentiator::ShadowBinding
 Differentiator::boundShadowGlobals(IRBuilder<> &B, const GradientRequest &R) {
   ShadowBinding SB;

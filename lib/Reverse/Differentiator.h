@@ -108,6 +108,13 @@ public:
   /// After the reverse sweep: the adjoints of globals passed as dup
   /// arguments go back to the user's shadows.
   void unbindShadowGlobals(llvm::IRBuilder<> &B, const ShadowBinding &SB);
+  /// Right after \p Begin, a call of the runtime's \p Keep with \p Lead
+  /// and then \p SB's table and its size: the runtime saves what other
+  /// gradient calls have in the shadow globals before the binding that
+  /// follows \p Begin zeroes them. Nothing when the module has none.
+  void keepShadowGlobals(llvm::CallInst &Begin, const ShadowBinding &SB,
+                         llvm::FunctionCallee Keep,
+                         llvm::ArrayRef<llvm::Value *> Lead);
   /// The binding bindShadowGlobals made for \p R's arguments, without
   /// binding again: what unbindShadowGlobals needs where the reverse sweep
   /// runs apart from the forward one (split mode).

@@ -67,19 +67,6 @@ Value *augmentResult(IRBuilder<> &B, const GradientRequest &R, Value *Tape,
   return Struct;
 }
 
-/// The runtime keeps the split call's shadow globals apart from other
-/// gradients' (abi.h): it saves theirs right after the split call begins,
-/// before the binding zeroes them.
-void keepShadowGlobals(CallInst &Split, const Differentiator::ShadowBinding &SB,
-                       RuntimeABI &ABI) {
-  if (SB.Tables.empty())
-    return;
-  auto *Table = cast<GlobalVariable>(SB.Tables[0]);
-  uint64_t Count = cast<ArrayType>(Table->getValueType())->getNumElements();
-  IRBuilder<> B(Split.getNextNode());
-  B.CreateCall(ABI.splitKeepGlobals(), {&Split, Table, B.getInt64(Count)});
-}
-
 } // namespace
 
 void lowerAugmentRequest(Differentiator &D, const GradientRequest &R) {
@@ -92,7 +79,8 @@ void lowerAugmentRequest(Differentiator &D, const GradientRequest &R) {
   }
   CallInst *Split = B.CreateCall(ABI.splitBegin(), {Dv.Rev});
   Differentiator::ShadowBinding SB = D.bindShadowGlobals(B, R);
-  keepShadowGlobals(*Split, SB, ABI);
+  // Kept apart from other gradients' between the halves (abi.h).
+  D.keepShadowGlobals(*Split, SB, ABI.splitKeepGlobals(), {Split});
   SmallVector<Value *, 12> FwdArgs(R.Args.begin(), R.Args.end());
   FwdArgs.append(SB.Shadows.begin(), SB.Shadows.end());
   Value *Result = B.CreateCall(Dv.Fwd, FwdArgs);

@@ -130,6 +130,12 @@ FunctionCallee RuntimeABI::gradientEnd() {
   return onTape("__capsule_gradient_end", Type::getVoidTy(M.getContext()), {});
 }
 
+FunctionCallee RuntimeABI::gradientKeepGlobals() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_gradient_keep_globals", Type::getVoidTy(C),
+                  {PointerType::getUnqual(C), Type::getInt64Ty(C)});
+}
+
 static StringRef elementSuffix(Type *ElementTy) {
   return ElementTy->isFloatTy() ? "f32" : "f64";
 }

@@ -59,6 +59,9 @@ public:
   llvm::FunctionCallee gradientBegin();
   llvm::FunctionCallee gradientForwardDone();
   llvm::FunctionCallee gradientEnd();
+  /// void (ptr table, i64 n): what an enclosing gradient call has in the
+  /// shadow globals, saved by a call inside it.
+  llvm::FunctionCallee gradientKeepGlobals();
   /// Split mode (abi.h): ptr (ptr rev), void (ptr split, ptr table, i64 n),
   /// ptr (ptr split), void (ptr split, ptr rev), void (ptr split), void (i64
   /// bytes).
