@@ -85,6 +85,27 @@ void loadShadows(const SavedShadows &S) {
   }
 }
 
+/// The bytes of all shadows of a table.
+uint64_t shadowBytes(const capsule_shadow_global *G, uint64_t N) {
+  uint64_t Bytes = 0;
+  for (uint64_t K = 0; K < N; ++K)
+    Bytes += G[K].bytes;
+  return Bytes;
+}
+
+constexpr const char *InsideAnother = "starting a gradient call inside another";
+constexpr const char *InSplitMode = "in __enzyme_augmentfwd";
+
+/// Memory for a gradient call's bookkeeping, or the end of the program.
+void *allocateOrExit(size_t Bytes, const char *What) {
+  void *P = std::calloc(1, Bytes ? Bytes : 1);
+  if (!P) {
+    std::fprintf(stderr, "capsule: out of memory %s\n", What);
+    std::exit(3);
+  }
+  return P;
+}
+
 /// A gradient call begun while another runs on the same thread (a custom
 /// rule's body computing a gradient during the enclosing call's sweeps):
 /// what the enclosing call had, put back when the inner call ends.
@@ -121,13 +142,8 @@ void dropAbandonedCalls() {
 /// Sets the enclosing call aside when this one runs inside it.
 void enterCall(uintptr_t Here) {
   if (Calls.Active && Here < Calls.Frame) {
-    auto *E =
-        static_cast<EnclosingCall *>(std::calloc(1, sizeof(EnclosingCall)));
-    if (!E) {
-      std::fprintf(stderr, "capsule: out of memory starting a gradient call "
-                           "inside another\n");
-      std::exit(3);
-    }
+    auto *E = static_cast<EnclosingCall *>(
+        allocateOrExit(sizeof(EnclosingCall), InsideAnother));
     *E = {Calls.Enclosing, Calls.Frame, capsule::tapeDetach(), InnerCall, {}};
     InnerCall = GradientCall{};
     Calls.Enclosing = E;
@@ -242,11 +258,6 @@ void leaveHalf(SplitCall &S) {
   }
 }
 
-[[noreturn]] void failSplitAllocation() {
-  std::fprintf(stderr, "capsule: out of memory in __enzyme_augmentfwd\n");
-  std::exit(3);
-}
-
 [[noreturn]] void failTape(const char *Why) {
   std::fprintf(stderr, "capsule: __enzyme_reverse (__capsule_reverse) got %s\n",
                Why);
@@ -266,15 +277,9 @@ extern "C" void __capsule_gradient_keep_globals(const capsule_shadow_global *G,
   // Only a call inside another, before its binding zeroes them.
   if (!E || E->Shadows.Bytes)
     return;
-  uint64_t Bytes = 0;
-  for (uint64_t K = 0; K < N; ++K)
-    Bytes += G[K].bytes;
-  E->Shadows = {G, N, static_cast<char *>(std::malloc(Bytes + 1))};
-  if (!E->Shadows.Bytes) {
-    std::fprintf(stderr, "capsule: out of memory starting a gradient call "
-                         "inside another\n");
-    std::exit(3);
-  }
+  E->Shadows = {
+      G, N,
+      static_cast<char *>(allocateOrExit(shadowBytes(G, N), InsideAnother))};
   saveShadows(E->Shadows);
 }
 
@@ -324,9 +329,8 @@ extern "C" void *__capsule_split_begin(const void *Rev) {
   capsule::tapeLimit();
   capsule::statsEnabled();
   capsule::armStackOverflowGuard();
-  auto *S = static_cast<SplitCall *>(std::calloc(1, sizeof(SplitCall)));
-  if (!S)
-    failSplitAllocation();
+  auto *S =
+      static_cast<SplitCall *>(allocateOrExit(sizeof(SplitCall), InSplitMode));
   S->Magic = SplitMagic;
   S->Rev = Rev;
   S->Call.Start = capsule::monotonicSeconds();
@@ -338,12 +342,8 @@ extern "C" void __capsule_split_keep_globals(void *Split,
                                              const capsule_shadow_global *G,
                                              uint64_t N) {
   auto *S = static_cast<SplitCall *>(Split);
-  uint64_t Bytes = 0;
-  for (uint64_t K = 0; K < N; ++K)
-    Bytes += G[K].bytes;
-  auto *Both = static_cast<char *>(std::malloc(2 * Bytes + 1));
-  if (!Both)
-    failSplitAllocation();
+  uint64_t Bytes = shadowBytes(G, N);
+  auto *Both = static_cast<char *>(allocateOrExit(2 * Bytes, InSplitMode));
   S->Shadows = {G, N, Both};
   S->ThreadShadows = {G, N, Both + Bytes};
   // The first half began without them: what the others had is saved now,

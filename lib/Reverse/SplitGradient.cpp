@@ -20,9 +20,10 @@ uint64_t tapeBytes(const Module &M) {
   return M.getDataLayout().getPointerSize();
 }
 
-/// enzyme_allocated's bytes must hold the tape: checked here when constant,
-/// else by the runtime.
-bool checkTapeBytes(IRBuilder<> &B, RuntimeABI &ABI, const GradientRequest &R) {
+/// enzyme_allocated's bytes must hold the tape: checked here when constant
+/// (a failure is reported and noted), else by the runtime.
+bool checkTapeBytes(IRBuilder<> &B, Differentiator &D,
+                    const GradientRequest &R) {
   if (!R.TapeBytes)
     return true;
   uint64_t Needed = tapeBytes(*R.Call->getModule());
@@ -33,9 +34,10 @@ bool checkTapeBytes(IRBuilder<> &B, RuntimeABI &ABI, const GradientRequest &R) {
                                      Twine(Bytes->getZExtValue()) +
                                      " bytes for the tape; it needs " +
                                      Twine(Needed) + " (__enzyme_augmentsize)");
+    D.noteFailure();
     return false;
   }
-  B.CreateCall(ABI.splitCheckBytes(),
+  B.CreateCall(D.abi().splitCheckBytes(),
                {B.CreateZExtOrTrunc(R.TapeBytes, B.getInt64Ty())});
   return true;
 }
@@ -73,10 +75,8 @@ void lowerAugmentRequest(Differentiator &D, const GradientRequest &R) {
   RuntimeABI &ABI = D.abi();
   Derivative Dv = D.get(R.Sig);
   IRBuilder<> B(R.Call);
-  if (!checkTapeBytes(B, ABI, R)) {
-    D.noteFailure();
+  if (!checkTapeBytes(B, D, R))
     return;
-  }
   CallInst *Split = B.CreateCall(ABI.splitBegin(), {Dv.Rev});
   Differentiator::ShadowBinding SB = D.bindShadowGlobals(B, R);
   // Kept apart from other gradients' between the halves (abi.h).
@@ -94,10 +94,8 @@ void lowerReverseRequest(Differentiator &D, const GradientRequest &R) {
   RuntimeABI &ABI = D.abi();
   Derivative Dv = D.get(R.Sig);
   IRBuilder<> B(R.Call);
-  if (!checkTapeBytes(B, ABI, R)) {
-    D.noteFailure();
+  if (!checkTapeBytes(B, D, R))
     return;
-  }
   Value *Tape =
       R.TapeInMemory ? B.CreateLoad(B.getPtrTy(), R.Tape, "tape") : R.Tape;
   B.CreateCall(ABI.splitReverseBegin(), {Tape, Dv.Rev});

@@ -80,34 +80,15 @@ static double level3(double *p) {
 static double level1_fd(double *x, void *ctx) { return level1(x); }
 static double level2_fd(double *x, void *ctx) { return level2(x); }
 static double level3_fd(double *x, void *ctx) { return level3(x); }
-static void level1_v(double *x, double *out, void *ctx) { out[0] = level1(x); }
-static void level2_v(double *x, double *out, void *ctx) { out[0] = level2(x); }
-static void level3_v(double *x, double *out, void *ctx) { out[0] = level3(x); }
-
-/* Gradient and tangent of F at p against central differences (a marker
- * call names its function: a macro per function). */
-#define CHECK_BOTH(what, F, p)                                                 \
-  do {                                                                         \
-    double x_[NP], g_[NP] = {0}, v_[NP], jv_;                                  \
-    for (int i_ = 0; i_ < NP; ++i_) {                                          \
-      x_[i_] = (p)[i_];                                                        \
-      v_[i_] = 0.1 * ((i_ * 7) % 11) - 0.5;                                    \
-    }                                                                          \
-    __capsule_autodiff((void *)F, x_, g_);                                     \
-    check_grad_fd(what, g_, F##_fd, NULL, p, NP);                              \
-    check_fd_jvp(F##_v, NULL, p, v_, NP, 1, &jv_);                             \
-    check_close(what, __capsule_fwddiff((void *)F, x_, v_), jv_,               \
-                CHECK_FD_RTOL, CHECK_FD_ATOL);                                 \
-  } while (0)
 
 int main(void) {
   double p[NP];
   for (int i = 0; i < NP; ++i)
     p[i] = 0.3 + 0.37 * sin(1.7 * i);
-  CHECK_BOTH("level 1", level1, p);
+  CHECK_GRADIENT_AND_DIRECTION("level 1", level1, p, NP);
   for (gemv_case = 0; gemv_case < 8; ++gemv_case)
-    CHECK_BOTH("dgemv", level2, p);
+    CHECK_GRADIENT_AND_DIRECTION("dgemv", level2, p, NP);
   for (gemm_case = 0; gemm_case < 16; ++gemm_case)
-    CHECK_BOTH("dgemm", level3, p);
+    CHECK_GRADIENT_AND_DIRECTION("dgemm", level3, p, NP);
   return check_report();
 }

@@ -89,35 +89,16 @@ static double trsm(double *p) {
 static double ger_fd(double *x, void *ctx) { return ger(x); }
 static double trsv_fd(double *x, void *ctx) { return trsv(x); }
 static double trsm_fd(double *x, void *ctx) { return trsm(x); }
-static void ger_v(double *x, double *out, void *ctx) { out[0] = ger(x); }
-static void trsv_v(double *x, double *out, void *ctx) { out[0] = trsv(x); }
-static void trsm_v(double *x, double *out, void *ctx) { out[0] = trsm(x); }
-
-/* Gradient and a tangent of F at p against central differences (a marker
- * call names its function: a macro per function). */
-#define CHECK_BOTH(what, F, p)                                                 \
-  do {                                                                         \
-    double x_[NP], g_[NP] = {0}, v_[NP], jv_;                                  \
-    for (int i_ = 0; i_ < NP; ++i_) {                                          \
-      x_[i_] = (p)[i_];                                                        \
-      v_[i_] = 0.1 * ((i_ * 7) % 11) - 0.5;                                    \
-    }                                                                          \
-    __capsule_autodiff((void *)F, x_, g_);                                     \
-    check_grad_fd(what, g_, F##_fd, NULL, p, NP);                              \
-    check_fd_jvp(F##_v, NULL, p, v_, NP, 1, &jv_);                             \
-    check_close(what, __capsule_fwddiff((void *)F, x_, v_), jv_,               \
-                CHECK_FD_RTOL, CHECK_FD_ATOL);                                 \
-  } while (0)
 
 int main(void) {
   double p[NP];
   for (int i = 0; i < NP; ++i)
     p[i] = 0.3 + 0.37 * sin(1.7 * i);
   for (ger_case = 0; ger_case < 4; ++ger_case)
-    CHECK_BOTH("dger", ger, p);
+    CHECK_GRADIENT_AND_DIRECTION("dger", ger, p, NP);
   for (trsv_case = 0; trsv_case < 32; ++trsv_case)
-    CHECK_BOTH("dtrsv", trsv, p);
+    CHECK_GRADIENT_AND_DIRECTION("dtrsv", trsv, p, NP);
   for (trsm_case = 0; trsm_case < 32; ++trsm_case)
-    CHECK_BOTH("dtrsm", trsm, p);
+    CHECK_GRADIENT_AND_DIRECTION("dtrsm", trsm, p, NP);
   return check_report();
 }

@@ -294,6 +294,27 @@ CHECK_UNUSED_ static int check_jvp_fd(const char *what, const double *got,
     }                                                                          \
   } while (0)
 
+/* Gradient (reverse mode) of F(double *x) at x[0..n), n <= 64, against
+ * central differences of F##_fd, and its tangent along one fixed direction
+ * (forward mode) against the differences' sum along it; what is a string
+ * literal. A macro, as above. */
+#define CHECK_GRADIENT_AND_DIRECTION(what, F, x, n)                            \
+  do {                                                                         \
+    double check_x_[64], check_g_[64] = {0}, check_v_[64], check_dv_ = 0;      \
+    int check_i_;                                                              \
+    for (check_i_ = 0; check_i_ < (n); check_i_++) {                           \
+      check_x_[check_i_] = (x)[check_i_];                                      \
+      check_v_[check_i_] = 0.1 * ((check_i_ * 7) % 11) - 0.5;                  \
+      check_dv_ += check_v_[check_i_] *                                        \
+                   check_fd_partial(F##_fd, 0, x, n, check_i_);                \
+    }                                                                          \
+    __capsule_autodiff((void *)F, check_x_, check_g_);                         \
+    check_grad_fd(what, check_g_, F##_fd, 0, x, n);                            \
+    check_close(what " (tangent)",                                             \
+                __capsule_fwddiff((void *)F, check_x_, check_v_), check_dv_,   \
+                CHECK_FD_RTOL, CHECK_FD_ATOL);                                 \
+  } while (0)
+
 CHECK_UNUSED_ static int check_report(void) {
   if (check_failures_ == 0 && check_ref_failures_ == 0 && check_count_ > 0) {
     printf("PASS (%d checks)\n", check_count_);
