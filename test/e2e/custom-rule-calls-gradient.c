@@ -6,8 +6,10 @@
 // global shadows are set aside and put back (runtime/Gradient.cpp). The
 // enclosing function and the helper both keep state in globals with
 // derivatives, so the inner binding would otherwise zero the enclosing
-// call's adjoints. Against the gradient of the same computation without
-// rules and against central differences, at -O0 and -O2.
+// call's adjoints. And two levels: a rule whose gradient takes a gradient
+// of code that goes through another such rule. Against the gradient of the
+// same computation without rules and against central differences, at -O0
+// and -O2.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
 #include <capsule/capsule.h>
@@ -64,6 +66,32 @@ void early_gradient(double *x, double *dx, double dr, void *tape) {
 }
 CAPSULE_GRADIENT(early, early_augment, early_gradient);
 
+/* Two levels: outer's gradient rule differentiates code through `late`. */
+static double through_late(double *x) {
+  double y[N] = {late(x) + x[1], x[0] * late(x), x[2]};
+  return late(y) * x[0];
+}
+static double through_helper(double *x) {
+  double y[N] = {helper(x) + x[1], x[0] * helper(x), x[2]};
+  return helper(y) * x[0];
+}
+__attribute__((noinline)) double outer(double *x) { return through_late(x); }
+tape_and_result outer_augment(double *x, double *dx) {
+  double *kept = malloc(sizeof(double) * N);
+  for (int i = 0; i < N; ++i)
+    kept[i] = x[i];
+  tape_and_result r = {kept, through_late(x)};
+  return r;
+}
+void outer_gradient(double *x, double *dx, double dr, void *tape) {
+  double g[N] = {0};
+  __capsule_autodiff((void *)through_late, (double *)tape, g);
+  for (int i = 0; i < N; ++i)
+    dx[i] += dr * g[i];
+  free(tape);
+}
+CAPSULE_GRADIENT(outer, outer_augment, outer_gradient);
+
 #define ENCLOSING(name, call)                                                  \
   static double name(double *p) {                                              \
     double x[N] = {p[0], p[1], p[2]};                                          \
@@ -78,6 +106,8 @@ CAPSULE_GRADIENT(early, early_augment, early_gradient);
 ENCLOSING(with_late, late)
 ENCLOSING(with_early, early)
 ENCLOSING(without_rules, helper)
+ENCLOSING(two_levels, outer)
+ENCLOSING(two_levels_without_rules, through_helper)
 
 int main(void) {
   double p[N] = {0.4, -0.7, 0.9}, want[N] = {0};
@@ -94,5 +124,13 @@ int main(void) {
                   CHECK_CF_RTOL, CHECK_CF_ATOL);
     }
   }
+  double two[N] = {0}, two_want[N] = {0};
+  __capsule_autodiff((void *)two_levels, p, two);
+  __capsule_autodiff((void *)two_levels_without_rules, p, two_want);
+  check_grad_fd("two levels, without rules", two_want,
+                two_levels_without_rules_fd, 0, p, N);
+  for (int i = 0; i < N; ++i)
+    check_close("two levels of rules computing gradients", two[i],
+                two_want[i], CHECK_CF_RTOL, CHECK_CF_ATOL);
   return check_report();
 }
