@@ -1,8 +1,10 @@
 ; A mutable global defined in the module gets a shadow global,
 ; @scale.capsule.shadow (internal, zero-initialised, same type and
-; alignment). Every gradient call zeroes it right after gradient_begin, so
-; adjoints left by a previous call cannot leak into the next, then has the
-; runtime tie it to the dup arguments (none here). The reverse
+; alignment). Every gradient call first lets the runtime save it if the
+; call runs inside another (a custom rule's body computing a gradient:
+; keep_globals), zeroes it right after, so adjoints left by a previous call
+; cannot leak into the next, then has the runtime tie it to the dup
+; arguments (none here). The reverse
 ; sweep addresses it directly (no shadow pointer is taped): the store to
 ; @scale takes the adjoint out of the shadow and zeroes it, the load of
 ; @scale adds into it.
@@ -27,6 +29,7 @@ declare double @__capsule_autodiff(ptr, ...)
 ; CHECK-LABEL: define double @grad(double %x)
 ; CHECK-NEXT:  entry:
 ; CHECK:         call void @__capsule_gradient_begin()
+; CHECK-NEXT:    call void @__capsule_gradient_keep_globals(ptr @capsule.shadow.globals, i64 1)
 ; CHECK-NEXT:    call void @llvm.memset.p0.i64(ptr align 8 @scale.capsule.shadow, i8 0, i64 8, i1 false)
 ; CHECK-NEXT:    call void @__capsule_bind_shadow_globals(ptr @capsule.shadow.globals, i64 1, ptr %dup.args, ptr %dup.shadows, ptr %dup.bound.shadows, i64 0)
 ; CHECK-NEXT:    call double @f.capsule.fwd.or(double %x)
