@@ -313,6 +313,7 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
     }
     D.run();
     for (GradientRequest &R : Ready) {
+      SmallPtrSet<CallInst *, 16> Before = callsBeforeLowering(*R.Call);
       if (R.Sig.Tangent)
         lowerTangentRequest(D, R);
       else if (R.Split != SplitHalf::None && OnOuterTape)
@@ -323,6 +324,7 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
         lowerReverseRequest(D, R);
       else
         lowerRequest(D, R);
+      routeThrowsToUnwind(*R.Call, Before);
       Differentiating.insert(R.Call->getFunction());
       if (!R.Sig.Tangent)
         ComputingGradients.insert(R.Call->getFunction());
@@ -341,8 +343,10 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
   D.run();
   if (CheckpointedOk)
     for (GradientRequest &R : Checkpointed) {
+      SmallPtrSet<CallInst *, 16> Before = callsBeforeLowering(*R.Call);
       IRBuilder<> B(R.Call);
       replaceMarkerResult(B, R, CG.lower(R));
+      routeThrowsToUnwind(*R.Call, Before);
     }
   for (MarkerCall &MC : Calls)
     if (!Erased.contains(MC.Call))

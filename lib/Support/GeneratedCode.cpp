@@ -3,7 +3,9 @@
 
 #include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
@@ -28,6 +30,37 @@ void eraseMarkerCall(CallBase &Call) {
   }
   Call.eraseFromParent();
   RecursivelyDeleteTriviallyDeadInstructionsPermissive(Operands);
+}
+
+SmallPtrSet<CallInst *, 16> callsBeforeLowering(CallBase &Marker) {
+  SmallPtrSet<CallInst *, 16> Calls;
+  if (isa<InvokeInst>(Marker))
+    for (Instruction &I : instructions(*Marker.getFunction()))
+      if (auto *Call = dyn_cast<CallInst>(&I))
+        Calls.insert(Call);
+  return Calls;
+}
+
+void routeThrowsToUnwind(CallBase &Marker,
+                         const SmallPtrSetImpl<CallInst *> &Before) {
+  auto *Invoke = dyn_cast<InvokeInst>(&Marker);
+  if (!Invoke)
+    return;
+  BasicBlock *Unwind = Invoke->getUnwindDest();
+  SmallVector<CallInst *, 4> MayThrow;
+  for (Instruction &I : instructions(*Marker.getFunction()))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      if (!Before.contains(Call) && !Call->doesNotThrow() &&
+          !isa<IntrinsicInst>(Call))
+        MayThrow.push_back(Call);
+  for (CallInst *Call : MayThrow) {
+    BasicBlock *From = Call->getParent();
+    // The landing pad's phis take, from the new edge, what they take from
+    // the marker's: values from before the lowering.
+    changeToInvokeAndSplitBasicBlock(Call, Unwind);
+    for (PHINode &Phi : Unwind->phis())
+      Phi.addIncoming(Phi.getIncomingValueForBlock(Invoke->getParent()), From);
+  }
 }
 
 void eraseUnusedGlobals(Module &M, ArrayRef<GlobalVariable *> Globals) {

@@ -11,6 +11,7 @@
 
 #include "Analysis/CallClassifier.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
@@ -29,10 +30,23 @@ inline bool isCheckpointedCode(const llvm::Function &F) {
 }
 
 /// Removes a marker call; its activity-marker loads go with it. C++ calls
-/// the marker with an invoke where a destructor is pending: the generated
-/// code never throws, so the invoke becomes a branch to its normal
-/// destination.
+/// the marker with an invoke inside a try block or where a destructor is
+/// pending: the invoke becomes a branch to its normal destination (what
+/// may throw in its place was made invokes by routeThrowsToUnwind).
 void eraseMarkerCall(llvm::CallBase &Call);
+
+/// The calls of the marker's function before its lowering, when the
+/// marker is an invoke (what routeThrowsToUnwind needs), else nothing.
+llvm::SmallPtrSet<llvm::CallInst *, 16>
+callsBeforeLowering(llvm::CallBase &Marker);
+
+/// The calls a marker's lowering added to its function (those not in
+/// \p Before) that may throw (the derivatives of code that throws) become
+/// invokes of the marker's landing pad, so that the program's catch sees
+/// the exception, as it would the primal's. Nothing for a marker that is a
+/// call.
+void routeThrowsToUnwind(llvm::CallBase &Marker,
+                         const llvm::SmallPtrSetImpl<llvm::CallInst *> &Before);
 
 /// Takes \p Globals out of llvm.used and llvm.compiler.used and erases
 /// those nothing else uses (registrations read, references made obsolete).

@@ -602,7 +602,12 @@ StructType *RuntimeABI::checkpointedEntryType() {
 FunctionCallee RuntimeABI::runCheckpointed() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);
-  return function("__capsule_run_checkpointed", Type::getVoidTy(C), {Ptr, Ptr});
+  // Not nounwind, unlike the other runtime functions: the driver runs the
+  // program's code, whose exceptions pass through it (and leave the
+  // computation abandoned: docs/checkpointing.md).
+  return M.getOrInsertFunction(
+      "__capsule_run_checkpointed",
+      FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false));
 }
 
 } // namespace capsule

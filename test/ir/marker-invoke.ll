@@ -2,7 +2,9 @@
 ; marker, or an Enzyme-style extern marker, where a local with a destructor
 ; is in scope, since neither declaration is noexcept): the gradient sequence
 ; goes before the invoke, which becomes a branch to its normal destination,
-; where the adjoint replaces the marker's result.
+; where the adjoint replaces the marker's result. The forward sweep, which
+; runs f's code and may throw what f throws, is invoked with the marker's
+; landing pad.
 ; RUN: %opt -load-pass-plugin=%plugin -passes=capsule -S %s | FileCheck %s
 
 define double @f(double %x) {
@@ -17,7 +19,9 @@ declare void @cleanup()
 
 ; CHECK-LABEL: define double @grad(double %x)
 ; CHECK:         call void @__capsule_gradient_begin()
-; CHECK-NEXT:    call double @f.capsule.fwd.or(double %x)
+; CHECK-NEXT:    invoke double @f.capsule.fwd.or(double %x)
+; CHECK-NEXT:      to label %[[CONT:.*]] unwind label %lp
+; CHECK:       [[CONT]]:
 ; CHECK-NEXT:    call void @__capsule_gradient_forward_done()
 ; CHECK-NEXT:    [[ADJ:%.*]] = call { double } @f.capsule.rev.or(double 1.000000e+00)
 ; CHECK-NEXT:    call void @__capsule_gradient_end()
