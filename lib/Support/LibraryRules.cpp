@@ -35,8 +35,10 @@ constexpr LibraryRoutine Routines[] = {
     {"cblas_dgemv", "blas_dgemv", "viiiidpipidpi", true},
     {"cblas_dger", "blas_dger", "viiidpipipi", true},
     {"cblas_dtrsv", "blas_dtrsv", "viiiiipipi", true},
+    {"cblas_dsymv", "blas_dsymv", "viiidpipidpi", true},
     {"cblas_dgemm", "blas_dgemm", "viiiiiidpipidpi", true},
     {"cblas_dtrsm", "blas_dtrsm", "viiiiiiidpipi", true},
+    {"cblas_dsyrk", "blas_dsyrk", "viiiiidpidpi", true},
     {"ddot_", "blas_f_ddot", "dppppp", true},
     {"daxpy_", "blas_f_daxpy", "vpppppp", true},
     {"dscal_", "blas_f_dscal", "vpppp", true},
@@ -45,8 +47,10 @@ constexpr LibraryRoutine Routines[] = {
     {"dgemv_", "blas_f_dgemv", "vppppppppppp", true},
     {"dger_", "blas_f_dger", "vppppppppp", true},
     {"dtrsv_", "blas_f_dtrsv", "vpppppppp", true},
+    {"dsymv_", "blas_f_dsymv", "vpppppppppp", true},
     {"dgemm_", "blas_f_dgemm", "vppppppppppppp", true},
     {"dtrsm_", "blas_f_dtrsm", "vppppppppppp", true},
+    {"dsyrk_", "blas_f_dsyrk", "vpppppppppp", true},
     {"qsort", "libc_qsort", "vpllp", true},
 };
 

@@ -3,7 +3,7 @@
 // A program's calls of library routines whose rules the runtime defines get
 // those gradient and tangent rules, unless the program registered rules of
 // its own: the BLAS routines ddot, daxpy, dscal, dnrm2, dcopy, dgemv, dger,
-// dtrsv, dgemm and dtrsm, through CBLAS (cblas_dgemm) or the Fortran
+// dtrsv, dsymv, dgemm, dtrsm and dsyrk, through CBLAS (cblas_dgemm) or the Fortran
 // interface (dgemm_), whose rules call BLAS for the adjoints
 // (runtime/blas); and the C library's qsort, whose rules move the shadows
 // as the sort moves the elements (runtime/libc). Only declarations with the

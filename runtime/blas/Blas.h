@@ -50,6 +50,9 @@ void cblas_dgemv(int order, int trans, int m, int n, double alpha,
                  double beta, double *y, int incy);
 void cblas_dger(int order, int m, int n, double alpha, const double *x,
                 int incx, const double *y, int incy, double *a, int lda);
+void cblas_dsymv(int order, int uplo, int n, double alpha, const double *a,
+                 int lda, const double *x, int incx, double beta, double *y,
+                 int incy);
 void cblas_dtrmv(int order, int uplo, int trans, int diag, int n,
                  const double *a, int lda, double *x, int incx);
 void cblas_dtrsv(int order, int uplo, int trans, int diag, int n,
@@ -57,6 +60,11 @@ void cblas_dtrsv(int order, int uplo, int trans, int diag, int n,
 void cblas_dgemm(int order, int transa, int transb, int m, int n, int k,
                  double alpha, const double *a, int lda, const double *b,
                  int ldb, double beta, double *c, int ldc);
+void cblas_dsyrk(int order, int uplo, int trans, int n, int k, double alpha,
+                 const double *a, int lda, double beta, double *c, int ldc);
+void cblas_dsyr2k(int order, int uplo, int trans, int n, int k, double alpha,
+                  const double *a, int lda, const double *b, int ldb,
+                  double beta, double *c, int ldc);
 void cblas_dtrmm(int order, int side, int uplo, int transa, int diag, int m,
                  int n, double alpha, const double *a, int lda, double *b,
                  int ldb);

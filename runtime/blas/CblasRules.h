@@ -141,4 +141,41 @@ void __capsule_blas_dtrsm_tan(int order, int dorder, int side, int dside,
                               const double *da, int lda, int dlda, double *b,
                               double *db, int ldb, int dldb);
 
+void *__capsule_blas_dsymv_aug(int order, int dorder, int uplo, int duplo,
+                               int n, int dn, double alpha, const double *a,
+                               double *da, int lda, int dlda, const double *x,
+                               double *dx, int incx, int dincx, double beta,
+                               double *y, double *dy, int incy, int dincy);
+two_adjoints __capsule_blas_dsymv_grad(int order, int dorder, int uplo,
+                                       int duplo, int n, int dn, double alpha,
+                                       const double *a, double *da, int lda,
+                                       int dlda, const double *x, double *dx,
+                                       int incx, int dincx, double beta,
+                                       double *y, double *dy, int incy,
+                                       int dincy, void *tape);
+void __capsule_blas_dsymv_tan(int order, int dorder, int uplo, int duplo, int n,
+                              int dn, double alpha, double dalpha,
+                              const double *a, const double *da, int lda,
+                              int dlda, const double *x, const double *dx,
+                              int incx, int dincx, double beta, double dbeta,
+                              double *y, double *dy, int incy, int dincy);
+void *__capsule_blas_dsyrk_aug(int order, int dorder, int uplo, int duplo,
+                               int trans, int dtrans, int n, int dn, int k,
+                               int dk, double alpha, const double *a,
+                               double *da, int lda, int dlda, double beta,
+                               double *c, double *dc, int ldc, int dldc);
+two_adjoints __capsule_blas_dsyrk_grad(int order, int dorder, int uplo,
+                                       int duplo, int trans, int dtrans, int n,
+                                       int dn, int k, int dk, double alpha,
+                                       const double *a, double *da, int lda,
+                                       int dlda, double beta, double *c,
+                                       double *dc, int ldc, int dldc,
+                                       void *tape);
+void __capsule_blas_dsyrk_tan(int order, int dorder, int uplo, int duplo,
+                              int trans, int dtrans, int n, int dn, int k,
+                              int dk, double alpha, double dalpha,
+                              const double *a, const double *da, int lda,
+                              int dlda, double beta, double dbeta, double *c,
+                              double *dc, int ldc, int dldc);
+
 #endif

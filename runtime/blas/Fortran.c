@@ -1,7 +1,7 @@
 /*===- Fortran.c - Rules of the Fortran BLAS interface -------------------===*
  *
- * ddot_, daxpy_, dscal_, dnrm2_, dcopy_, dgemv_, dger_, dgemm_, dtrsv_ and
- * dtrsm_ as C programs call them: every argument by address, matrices
+ * ddot_, daxpy_, dscal_, dnrm2_, dcopy_, dgemv_, dger_, dtrsv_, dsymv_,
+ * dgemm_, dtrsm_ and dsyrk_ as C programs call them: every argument by address, matrices
  * column-major, options as characters ('N', 'T', 'U', 'L', ...), no hidden
  * string lengths (OpenBLAS's f77blas.h). Each rule reads the arguments and
  * calls the CBLAS routine's rule (CblasRules.h). The scalars the program
@@ -407,4 +407,94 @@ void __capsule_blas_f_dtrsm_tan(
   __capsule_blas_dtrsm_tan(ColMajor, 0, side_of(side), 0, uplo_of(uplo), 0,
                            trans_of(transa), 0, diag_of(diag), 0, *m, 0, *n, 0,
                            *alpha, *dalpha, a, da, *lda, 0, b, db, *ldb, 0);
+}
+
+/*--- dsymv_ ---------------------------------------------------------------*/
+
+void *__capsule_blas_f_dsymv_aug(
+    const char *uplo, const char *duplo, const int *n, const int *dn,
+    const double *alpha, double *dalpha, const double *a, double *da,
+    const int *lda, const int *dlda, const double *x, double *dx,
+    const int *incx, const int *dincx, const double *beta, double *dbeta,
+    double *y, double *dy, const int *incy, const int *dincy) {
+  int args[] = {uplo_of(uplo), *n, *lda, *incx, *incy};
+  void *inner = __capsule_blas_dsymv_aug(ColMajor, 0, args[0], 0, *n, 0, *alpha,
+                                         a, da, *lda, 0, x, dx, *incx, 0, *beta,
+                                         y, dy, *incy, 0);
+  return keep_scalars(inner, 5, args, *alpha, *beta);
+}
+
+void __capsule_blas_f_dsymv_grad(
+    const char *uplo, const char *duplo, const int *n, const int *dn,
+    const double *alpha, double *dalpha, const double *a, double *da,
+    const int *lda, const int *dlda, const double *x, double *dx,
+    const int *incx, const int *dincx, const double *beta, double *dbeta,
+    double *y, double *dy, const int *incy, const int *dincy, void *tape) {
+  fortran_tape *t = tape;
+  const int *s = t->arg;
+  two_adjoints g = __capsule_blas_dsymv_grad(
+      ColMajor, 0, s[0], 0, s[1], 0, t->alpha, a, da, s[2], 0, x, dx, s[3], 0,
+      t->beta, y, dy, s[4], 0, t->inner);
+  *dalpha += g.dalpha;
+  *dbeta += g.dbeta;
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_dsymv_tan(
+    const char *uplo, const char *duplo, const int *n, const int *dn,
+    const double *alpha, const double *dalpha, const double *a,
+    const double *da, const int *lda, const int *dlda, const double *x,
+    const double *dx, const int *incx, const int *dincx, const double *beta,
+    const double *dbeta, double *y, double *dy, const int *incy,
+    const int *dincy) {
+  __capsule_blas_dsymv_tan(ColMajor, 0, uplo_of(uplo), 0, *n, 0, *alpha,
+                           *dalpha, a, da, *lda, 0, x, dx, *incx, 0, *beta,
+                           *dbeta, y, dy, *incy, 0);
+}
+
+/*--- dsyrk_ ---------------------------------------------------------------*/
+
+void *__capsule_blas_f_dsyrk_aug(const char *uplo, const char *duplo,
+                                 const char *trans, const char *dtrans,
+                                 const int *n, const int *dn, const int *k,
+                                 const int *dk, const double *alpha,
+                                 double *dalpha, const double *a, double *da,
+                                 const int *lda, const int *dlda,
+                                 const double *beta, double *dbeta, double *c,
+                                 double *dc, const int *ldc, const int *dldc) {
+  int args[] = {uplo_of(uplo), trans_of(trans), *n, *k, *lda, *ldc};
+  void *inner = __capsule_blas_dsyrk_aug(ColMajor, 0, args[0], 0, args[1], 0,
+                                         *n, 0, *k, 0, *alpha, a, da, *lda, 0,
+                                         *beta, c, dc, *ldc, 0);
+  return keep_scalars(inner, 6, args, *alpha, *beta);
+}
+
+void __capsule_blas_f_dsyrk_grad(
+    const char *uplo, const char *duplo, const char *trans, const char *dtrans,
+    const int *n, const int *dn, const int *k, const int *dk,
+    const double *alpha, double *dalpha, const double *a, double *da,
+    const int *lda, const int *dlda, const double *beta, double *dbeta,
+    double *c, double *dc, const int *ldc, const int *dldc, void *tape) {
+  fortran_tape *t = tape;
+  const int *s = t->arg;
+  two_adjoints g = __capsule_blas_dsyrk_grad(
+      ColMajor, 0, s[0], 0, s[1], 0, s[2], 0, s[3], 0, t->alpha, a, da, s[4], 0,
+      t->beta, c, dc, s[5], 0, t->inner);
+  *dalpha += g.dalpha;
+  *dbeta += g.dbeta;
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_dsyrk_tan(const char *uplo, const char *duplo,
+                                const char *trans, const char *dtrans,
+                                const int *n, const int *dn, const int *k,
+                                const int *dk, const double *alpha,
+                                const double *dalpha, const double *a,
+                                const double *da, const int *lda,
+                                const int *dlda, const double *beta,
+                                const double *dbeta, double *c, double *dc,
+                                const int *ldc, const int *dldc) {
+  __capsule_blas_dsyrk_tan(ColMajor, 0, uplo_of(uplo), 0, trans_of(trans), 0,
+                           *n, 0, *k, 0, *alpha, *dalpha, a, da, *lda, 0, *beta,
+                           *dbeta, c, dc, *ldc, 0);
 }

@@ -1,6 +1,6 @@
 /*===- Level2.c - Rules of the level-2 BLAS routines ---------------------===*
  *
- * dgemv, dger and dtrsv (Blas.h has the convention).
+ * dgemv, dger, dtrsv and dsymv (Blas.h has the convention).
  *===----------------------------------------------------------------------===*/
 #include "CblasRules.h"
 
@@ -197,4 +197,75 @@ void __capsule_blas_dtrsv_tan(int order, int dorder, int uplo, int duplo,
   cblas_daxpy(n, -1.0, p, 1, dx, incx);
   __capsule_blas_scratch_free(p);
   cblas_dtrsv(order, uplo, trans, diag, n, a, lda, dx, incx);
+}
+
+/*--- dsymv: y = alpha A x + beta y, A symmetric, one triangle stored --------*/
+
+struct symv_tape {
+  double *a, *x, *y;
+};
+
+void *__capsule_blas_dsymv_aug(int order, int dorder, int uplo, int duplo,
+                               int n, int dn, double alpha, const double *a,
+                               double *da, int lda, int dlda, const double *x,
+                               double *dx, int incx, int dincx, double beta,
+                               double *y, double *dy, int incy, int dincy) {
+  struct symv_tape *t = __capsule_blas_scratch_alloc(sizeof *t);
+  t->a = __capsule_blas_matrix_copy(order, n, n, a, lda);
+  t->x = __capsule_blas_vector_copy(n, x, incx);
+  t->y = __capsule_blas_vector_copy(n, y, incy);
+  cblas_dsymv(order, uplo, n, alpha, a, lda, x, incx, beta, y, incy);
+  return t;
+}
+
+/* The stored entry (i, j) of A stands for (i, j) and (j, i): off the
+ * diagonal its adjoint is alpha (dy_i x_j + dy_j x_i). */
+two_adjoints __capsule_blas_dsymv_grad(int order, int dorder, int uplo,
+                                       int duplo, int n, int dn, double alpha,
+                                       const double *a, double *da, int lda,
+                                       int dlda, const double *x, double *dx,
+                                       int incx, int dincx, double beta,
+                                       double *y, double *dy, int incy,
+                                       int dincy, void *tape) {
+  struct symv_tape *t = tape;
+  two_adjoints g = {0, 0};
+  if (n > 0) {
+    int pld = packed_ld(order, n, n);
+    double *z = __capsule_blas_scratch_alloc(sizeof(double) * n);
+    cblas_dsymv(order, uplo, n, 1.0, t->a, pld, t->x, 1, 0.0, z, 1);
+    g.dalpha = cblas_ddot(n, dy, incy, z, 1);
+    __capsule_blas_scratch_free(z);
+    if (beta != 0)
+      g.dbeta = cblas_ddot(n, dy, incy, t->y, 1);
+    cblas_dsymv(order, uplo, n, alpha, t->a, pld, dy, incy, 1.0, dx, incx);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        if (in_triangle(uplo, NonUnit, i, j)) {
+          double dyi = *element(dy, n, incy, i), dyj = *element(dy, n, incy, j);
+          *at(order, da, lda, i, j) +=
+              i == j ? alpha * dyi * t->x[i]
+                     : alpha * (dyi * t->x[j] + dyj * t->x[i]);
+        }
+  }
+  scale_vector(n, beta, dy, incy);
+  __capsule_blas_scratch_free(t->y);
+  __capsule_blas_scratch_free(t->x);
+  __capsule_blas_scratch_free(t->a);
+  __capsule_blas_scratch_free(t);
+  return g;
+}
+
+void __capsule_blas_dsymv_tan(int order, int dorder, int uplo, int duplo, int n,
+                              int dn, double alpha, double dalpha,
+                              const double *a, const double *da, int lda,
+                              int dlda, const double *x, const double *dx,
+                              int incx, int dincx, double beta, double dbeta,
+                              double *y, double *dy, int incy, int dincy) {
+  scale_vector(n, beta, dy, incy);
+  if (beta != 0 && dbeta != 0)
+    cblas_daxpy(n, dbeta, y, incy, dy, incy);
+  cblas_dsymv(order, uplo, n, alpha, da, lda, x, incx, 1.0, dy, incy);
+  cblas_dsymv(order, uplo, n, alpha, a, lda, dx, incx, 1.0, dy, incy);
+  cblas_dsymv(order, uplo, n, dalpha, a, lda, x, incx, 1.0, dy, incy);
+  cblas_dsymv(order, uplo, n, alpha, a, lda, x, incx, beta, y, incy);
 }

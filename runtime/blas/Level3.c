@@ -1,6 +1,6 @@
 /*===- Level3.c - Rules of the level-3 BLAS routines ---------------------===*
  *
- * dgemm and dtrsm (Blas.h has the convention).
+ * dgemm, dtrsm and dsyrk (Blas.h has the convention).
  *===----------------------------------------------------------------------===*/
 #include "CblasRules.h"
 
@@ -212,4 +212,94 @@ void __capsule_blas_dtrsm_tan(int order, int dorder, int side, int dside,
     }
   __capsule_blas_scratch_free(p);
   cblas_dtrsm(order, side, uplo, transa, diag, m, n, 1.0, a, lda, db, ldb);
+}
+
+/*--- dsyrk: C = alpha op(A) op(A)^T + beta C, one triangle of C -------------*/
+
+/* With M = op(A) and G the adjoint of C on the triangle written (zero
+ * elsewhere): dM = alpha (G + G^T) M, dalpha = <G, M M^T>, dbeta =
+ * <G, C0>, and the triangle's adjoint becomes beta G; the other triangle
+ * is not written, so its adjoint passes through. */
+struct syrk_tape {
+  double *a, *c;
+};
+
+void *__capsule_blas_dsyrk_aug(int order, int dorder, int uplo, int duplo,
+                               int trans, int dtrans, int n, int dn, int k,
+                               int dk, double alpha, const double *a,
+                               double *da, int lda, int dlda, double beta,
+                               double *c, double *dc, int ldc, int dldc) {
+  int ar = trans == NoTrans ? n : k, ac = trans == NoTrans ? k : n;
+  struct syrk_tape *t = __capsule_blas_scratch_alloc(sizeof *t);
+  t->a = __capsule_blas_matrix_copy(order, ar, ac, a, lda);
+  t->c = beta != 0 ? __capsule_blas_matrix_copy(order, n, n, c, ldc) : NULL;
+  cblas_dsyrk(order, uplo, trans, n, k, alpha, a, lda, beta, c, ldc);
+  return t;
+}
+
+two_adjoints __capsule_blas_dsyrk_grad(int order, int dorder, int uplo,
+                                       int duplo, int trans, int dtrans, int n,
+                                       int dn, int k, int dk, double alpha,
+                                       const double *a, double *da, int lda,
+                                       int dlda, double beta, double *c,
+                                       double *dc, int ldc, int dldc,
+                                       void *tape) {
+  struct syrk_tape *t = tape;
+  int ar = trans == NoTrans ? n : k, ac = trans == NoTrans ? k : n;
+  int pa = packed_ld(order, ar, ac), pn = packed_ld(order, n, n);
+  two_adjoints g = {0, 0};
+  if (n > 0) {
+    long nn = (long)n * n;
+    double *s = __capsule_blas_scratch_alloc(sizeof(double) * nn);
+    double *p = __capsule_blas_scratch_alloc(sizeof(double) * nn);
+    memset(s, 0, sizeof(double) * nn);
+    memset(p, 0, sizeof(double) * nn);
+    if (k > 0)
+      cblas_dsyrk(order, uplo, trans, n, k, 1.0, t->a, pa, 0.0, p, pn);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        if (in_triangle(uplo, NonUnit, i, j)) {
+          double gij = *at(order, dc, ldc, i, j);
+          g.dalpha += gij * *at(order, p, pn, i, j);
+          if (beta != 0)
+            g.dbeta += gij * *at(order, t->c, pn, i, j);
+          *at(order, s, pn, i, j) += gij;
+          *at(order, s, pn, j, i) += gij;
+          *at(order, dc, ldc, i, j) = beta * gij;
+        }
+    if (k > 0) {
+      if (trans == NoTrans)
+        cblas_dgemm(order, NoTrans, NoTrans, n, k, n, alpha, s, pn, t->a, pa,
+                    1.0, da, lda);
+      else
+        cblas_dgemm(order, NoTrans, NoTrans, k, n, n, alpha, t->a, pa, s, pn,
+                    1.0, da, lda);
+    }
+    __capsule_blas_scratch_free(p);
+    __capsule_blas_scratch_free(s);
+  }
+  __capsule_blas_scratch_free(t->c);
+  __capsule_blas_scratch_free(t->a);
+  __capsule_blas_scratch_free(t);
+  return g;
+}
+
+void __capsule_blas_dsyrk_tan(int order, int dorder, int uplo, int duplo,
+                              int trans, int dtrans, int n, int dn, int k,
+                              int dk, double alpha, double dalpha,
+                              const double *a, const double *da, int lda,
+                              int dlda, double beta, double dbeta, double *c,
+                              double *dc, int ldc, int dldc) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (in_triangle(uplo, NonUnit, i, j)) {
+        double *d = at(order, dc, ldc, i, j);
+        *d = beta * *d + (beta != 0 ? dbeta * *at(order, c, ldc, i, j) : 0);
+      }
+  if (n > 0 && k > 0) {
+    cblas_dsyr2k(order, uplo, trans, n, k, alpha, da, lda, a, lda, 1.0, dc,
+                 ldc);
+    cblas_dsyrk(order, uplo, trans, n, k, dalpha, a, lda, 1.0, dc, ldc);
+  }
+  cblas_dsyrk(order, uplo, trans, n, k, alpha, a, lda, beta, c, ldc);
 }

@@ -1,5 +1,5 @@
 // Error: BLAS calls Capsule's built-in rules do not cover, each with active
-// data: a routine without a rule (syrk), the Fortran interface declared with
+// data: a routine without a rule (trmm), the Fortran interface declared with
 // gfortran's hidden string lengths, and second derivatives (forward over
 // reverse) through a routine that has a rule, whose rule is compiled into
 // the runtime and cannot be differentiated in turn.
@@ -9,11 +9,11 @@
 #include <cblas.h>
 #include <stddef.h>
 
-static double syrk(double *a) {
-  double c[4] = {0};
-  // CHECK-DAG: blas-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'syrk': call to a function without a body and without a known derivative ('cblas_dsyrk'); define it in this translation unit, register a derivative rule for it
-  cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, 2, 2, 1.0, a, 2, 0.0, c, 2);
-  return c[0] + c[1] + c[3];
+static double trmm(double *a) {
+  double b[4] = {1, 2, 3, 4};
+  // CHECK-DAG: blas-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'trmm': call to a function without a body and without a known derivative ('cblas_dtrmm'); define it in this translation unit, register a derivative rule for it
+  cblas_dtrmm(CblasRowMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, 2, 2, 1.0, a, 2, b, 2);
+  return b[0] + b[1] + b[3];
 }
 
 void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n,
@@ -35,7 +35,7 @@ static void dot_gradient(double *x, double *dx) {
 
 void run(double *x, double *dx, double *v, double *dv) {
   double g[4];
-  __capsule_autodiff((void *)syrk, x, g);
+  __capsule_autodiff((void *)trmm, x, g);
   __capsule_autodiff((void *)trsv, x, g);
   __capsule_fwddiff((void *)dot_gradient, x, v, dx, dv);
 }

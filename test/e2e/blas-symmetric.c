@@ -1,0 +1,98 @@
+// BLAS's symmetric routines, through CBLAS and the Fortran interface:
+// dsymv (A symmetric, one triangle stored) and dsyrk (one triangle of C
+// written), differentiated by Capsule's built-in rules (runtime/blas).
+// Every order, triangle and transpose, beta active or 0, padded leading
+// dimensions, strides 1 and -2, inputs overwritten after the call; the
+// entries the routines neither read nor write depend on the inputs too
+// (the other triangle of A: derivative 0; of C: its adjoint passes
+// through). Gradient and a tangent against central differences at -O0 and
+// -O2.
+// RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lopenblas && %t0
+// RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lopenblas && %t2
+#include <capsule/capsule.h>
+#include <cblas.h>
+#include <math.h>
+#include "check.h"
+
+void dsymv_(const char *uplo, const int *n, const double *alpha,
+            const double *a, const int *lda, const double *x, const int *incx,
+            const double *beta, double *y, const int *incy);
+void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
+            const double *alpha, const double *a, const int *lda,
+            const double *beta, double *c, const int *ldc);
+
+#define NP 24
+
+static int case_;
+
+/* y = alpha A x + beta y, A 3x3 symmetric in a padded array. */
+static double symv(double *p) {
+  int order = case_ & 1 ? CblasColMajor : CblasRowMajor;
+  int uplo = case_ & 2 ? CblasLower : CblasUpper;
+  double beta = case_ & 4 ? 0.0 : p[22];
+  int inc = case_ & 8 ? -2 : 1;
+  double a[12], y[6];
+  for (int i = 0; i < 12; ++i)
+    a[i] = p[i] * (1 + 0.1 * i);
+  for (int i = 0; i < 6; ++i)
+    y[i] = p[(i + 16) % NP] - 0.2 * i;
+  if (case_ & 16) {
+    int n = 3, lda = 4, one = 1;
+    double alpha = p[21];
+    dsymv_(uplo == CblasUpper ? "U" : "l", &n, &alpha, a, &lda, p + 12, &one,
+           &beta, y, &inc);
+    alpha = 0, n = 1;
+  } else {
+    cblas_dsymv(order, uplo, 3, p[21], a, 4, p + 12, 1, beta, y, inc);
+  }
+  a[0] = 5; /* overwritten after the call */
+  double s = 0;
+  for (int i = 0; i < 6; ++i)
+    s += y[i] * y[i] * (1 + i % 4);
+  return s;
+}
+
+/* C = alpha op(A) op(A)^T + beta C, C 3x3, inner dimension 2. */
+static double syrk(double *p) {
+  int order = case_ & 1 ? CblasColMajor : CblasRowMajor;
+  int uplo = case_ & 2 ? CblasLower : CblasUpper;
+  int trans = case_ & 4 ? CblasTrans : CblasNoTrans;
+  double beta = case_ & 8 ? 0.0 : p[23];
+  double a[12], c[12];
+  for (int i = 0; i < 12; ++i) {
+    a[i] = p[i] * 0.7 - 0.05 * i;
+    c[i] = p[(i + 12) % NP] + 0.1 * i;
+  }
+  if (case_ & 16) {
+    int n = 3, k = 2, lda = 4, ldc = 4;
+    double alpha = p[22];
+    dsyrk_(uplo == CblasUpper ? "u" : "L", trans == CblasTrans ? "T" : "n", &n,
+           &k, &alpha, a, &lda, &beta, c, &ldc);
+    alpha = -1, k = 0;
+  } else {
+    cblas_dsyrk(order, uplo, trans, 3, 2, p[22], a, 4, beta, c, 4);
+  }
+  a[1] = -2; /* overwritten after the call */
+  double s = 0;
+  for (int i = 0; i < 12; ++i)
+    s += c[i] * c[i] * (1 + i % 5);
+  return s;
+}
+
+#define WRAP(F)                                                                \
+  static double F##_fd(double *x, void *ctx) { return F(x); }
+WRAP(symv)
+WRAP(syrk)
+
+int main(void) {
+  double p[NP];
+  for (int i = 0; i < NP; ++i)
+    p[i] = 0.3 + 0.37 * sin(1.7 * i);
+  for (case_ = 0; case_ < 32; ++case_) {
+    if ((case_ & 16) && (case_ & 1))
+      continue; /* the Fortran interface is column-major only */
+    CHECK_GRADIENT_AND_DIRECTION("dsymv", symv, p, NP);
+    CHECK_GRADIENT_AND_DIRECTION("dsyrk", syrk, p, NP);
+  }
+  return check_report();
+}
