@@ -1,13 +1,13 @@
 /*===- Fortran.c - Rules of the Fortran BLAS interface -------------------===*
  *
  * ddot_, daxpy_, dscal_, dnrm2_, dcopy_, dgemv_, dger_, dtrsv_, dsymv_,
- * dgemm_, dtrsm_ and dsyrk_ as C programs call them: every argument by address,
- *matrices column-major, options as characters ('N', 'T', 'U', 'L', ...), no
- *hidden string lengths (OpenBLAS's f77blas.h). Each rule reads the arguments
- *and calls the CBLAS routine's rule (CblasRules.h). The scalars the program
- * passed by address may change before the reverse sweep, so the augmented
- * rule keeps their values on its tape for the gradient; the adjoints of
- * alpha and beta are added into their shadows.
+ * dgemm_, dtrsm_ and dsyrk_ as C programs call them: every argument by
+ * address, matrices column-major, options as characters ('N', 'T', 'U',
+ * 'L', ...), no hidden string lengths (OpenBLAS's f77blas.h). Each rule
+ * reads the arguments and calls the CBLAS routine's rule (CblasRules.h).
+ * The scalars the program passed by address may change before the reverse
+ * sweep, so the augmented rule keeps their values on its tape for the
+ * gradient; the adjoints of alpha and beta are added into their shadows.
  *===----------------------------------------------------------------------===*/
 #include "CblasRules.h"
 
