@@ -233,10 +233,15 @@ struct SplitCall {
   capsule_tape_state ThreadRecords;
   GradientCall ThreadCall;
   SavedShadows ThreadShadows;
+  ActiveCalls ThreadCalls;
 };
 constexpr uint64_t SplitMagic = 0x6361707375736c74; // "capsuslt"
 
-void enterHalf(SplitCall &S) {
+/// A half runs as a call in progress (ActiveCalls): a gradient a custom
+/// rule computes inside it sets the half's tape aside, not the thread's.
+void enterHalf(SplitCall &S, uintptr_t Here) {
+  S.ThreadCalls = Calls;
+  Calls = {true, Here, nullptr};
   S.ThreadRecords = capsule::tapeDetach();
   S.ThreadCall = InnerCall;
   capsule::tapeAttach(S.Records);
@@ -248,6 +253,7 @@ void enterHalf(SplitCall &S) {
 }
 
 void leaveHalf(SplitCall &S) {
+  Calls = S.ThreadCalls;
   S.Records = capsule::tapeDetach();
   S.Call = InnerCall;
   capsule::tapeAttach(S.ThreadRecords);
@@ -334,7 +340,7 @@ extern "C" void *__capsule_split_begin(const void *Rev) {
   S->Magic = SplitMagic;
   S->Rev = Rev;
   S->Call.Start = capsule::monotonicSeconds();
-  enterHalf(*S);
+  enterHalf(*S, reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
   return S;
 }
 
@@ -368,7 +374,7 @@ extern "C" void __capsule_split_reverse_begin(void *Split, const void *Rev) {
   if (S->Rev != Rev)
     failTape("the tape of __enzyme_augmentfwd of another function, or of the "
              "same function with other activities");
-  enterHalf(*S);
+  enterHalf(*S, reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
 }
 
 extern "C" void __capsule_split_end(void *Split) {
@@ -376,6 +382,7 @@ extern "C" void __capsule_split_end(void *Split) {
   freeDeferredBlocks(InnerCall.Deferred);
   std::free(InnerCall.Deferred.Blocks);
   // The thread's tape back; the split call's chunks are kept for reuse.
+  Calls = S->ThreadCalls;
   capsule::tapeAttach(S->ThreadRecords);
   InnerCall = S->ThreadCall;
   if (S->Shadows.Bytes) {

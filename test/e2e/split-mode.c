@@ -14,7 +14,8 @@
 // thread, a function whose state is in a global while another gradient
 // leaves adjoints in that global's shadow between the halves, and the use
 // split mode exists for: a custom rule whose augmented and gradient rules
-// call it for a helper, inside an enclosing gradient.
+// call it for a helper, inside an enclosing gradient; and the converse,
+// split mode of code whose custom rules compute gradients in either half.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lpthread && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lpthread && %t2
 #include <capsule/capsule.h>
@@ -156,6 +157,56 @@ static double through_global_marker(double *x) {
 }
 static double reads_state(double *x) { return x[0] * state[0] * state[1]; }
 
+/* Rules that compute gradients while a split call's half runs. */
+static double leaf(double *x) { return sin(x[0]) * exp(x[1]); }
+__attribute__((noinline)) double eager(double *x) { return leaf(x); }
+tape_and_double eager_augment(double *x, double *dx) {
+  double *g = calloc(2, sizeof(double));
+  __capsule_autodiff((void *)leaf, x, g);
+  tape_and_double r = {g, leaf(x)};
+  return r;
+}
+void eager_gradient(double *x, double *dx, double d, void *tape) {
+  double *g = tape;
+  dx[0] += d * g[0];
+  dx[1] += d * g[1];
+  free(g);
+}
+CAPSULE_GRADIENT(eager, eager_augment, eager_gradient);
+__attribute__((noinline)) double lazy(double *x) { return leaf(x); }
+tape_and_double lazy_augment(double *x, double *dx) {
+  double *kept = malloc(2 * sizeof(double));
+  kept[0] = x[0];
+  kept[1] = x[1];
+  tape_and_double r = {kept, leaf(x)};
+  return r;
+}
+void lazy_gradient(double *x, double *dx, double d, void *tape) {
+  double g[2] = {0};
+  __capsule_autodiff((void *)leaf, (double *)tape, g);
+  free(tape);
+  dx[0] += d * g[0];
+  dx[1] += d * g[1];
+}
+CAPSULE_GRADIENT(lazy, lazy_augment, lazy_gradient);
+#define RULED(name, first, second)                                             \
+  static void name(double *y, const double *x) {                               \
+    double a[2] = {x[0], x[1]};                                                \
+    for (int k = 0; k < 3; ++k) {                                              \
+      double e = first(a), l = second(a);                                      \
+      a[0] = e * 0.5 + a[1];                                                   \
+      a[1] = l * 0.3 - a[0] * 0.1;                                             \
+    }                                                                          \
+    *y = a[0] * a[1];                                                          \
+  }
+RULED(ruled, eager, lazy)
+RULED(unruled, leaf, leaf)
+static double unruled_fd(double *x, void *ctx) {
+  double y;
+  unruled(&y, x);
+  return y;
+}
+
 static double energy_s_fd(double *x, void *ctx) {
   return energy(x, *(double *)ctx);
 }
@@ -264,6 +315,15 @@ int main(void) {
     __enzyme_reverse((void *)through_global, &y, &dy, x, dx, tape);
     check_grad_fd("global state between the halves", dx, through_global_fd, 0,
                   p, N);
+  }
+
+  /* Split mode of code whose rules compute gradients. */
+  {
+    double x[2] = {0.3, -0.2}, dx[2] = {0}, y, dy = 1;
+    void *tape = __capsule_augmentfwd((void *)ruled, &y, &dy, x, dx);
+    __capsule_reverse((void *)ruled, &y, &dy, x, dx, tape);
+    check_grad_fd("rules computing gradients inside split mode", dx,
+                  unruled_fd, 0, x, 2);
   }
 
   /* A custom rule that calls split mode, inside an enclosing gradient. */
