@@ -10,7 +10,9 @@
  *   - bench_rng: a fixed-seed 64-bit LCG for all inputs.
  *   - bench_verify: compares reverse-mode gradient components with a
  *     complex-step reference (and prints a central difference as well); see
- *     docs/benchmarks.md for why complex step is the gate.
+ *     docs/benchmarks.md for why complex step is the gate;
+ *     bench_verify_central, central differences for objectives that call
+ *     libraries (BLAS, Eigen) and have no complex-step twin.
  *===----------------------------------------------------------------------===*/
 #ifndef CAPSULE_BENCH_UTIL_H
 #define CAPSULE_BENCH_UTIL_H
@@ -422,6 +424,37 @@ static inline int bench_verify(const char *label, const bench_sample *s, int n,
          fd_dev);
   printf("verify %s: %s\n", label, fails ? "FAILED" : "passed");
   fflush(stdout);
+  return fails;
+}
+
+/* For objectives without a complex-step twin (library calls: BLAS, Eigen):
+ * the reverse-mode components picks[0..n) of d_params, after gradient(ctx),
+ * against central differences of eval(ctx) in params, with steps from
+ * bench_rel_step. A component off by more than atol + rtol |fd| is printed
+ * and counted; returns the number of failures. */
+static inline int bench_verify_central(const char *label,
+                                       double (*eval)(void *),
+                                       void (*gradient)(void *), void *ctx,
+                                       double *params, const double *d_params,
+                                       const long *picks, int n, double atol,
+                                       double rtol) {
+  int fails = 0;
+  gradient(ctx);
+  for (int k = 0; k < n; ++k) {
+    long i = picks[k];
+    double keep = params[i], h = bench_rel_step(keep, 1e-6);
+    params[i] = keep + h;
+    double plus = eval(ctx);
+    params[i] = keep - h;
+    double minus = eval(ctx);
+    params[i] = keep;
+    double fd = (plus - minus) / (2 * h), got = d_params[i];
+    if (fabs(got - fd) > atol + rtol * fabs(fd)) {
+      printf("%s: d/dparam[%ld] = %.10g, central differences %.10g\n", label,
+             i, got, fd);
+      fails++;
+    }
+  }
   return fails;
 }
 

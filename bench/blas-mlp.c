@@ -46,7 +46,8 @@ static double objective(int in, int hidden, int out, int batch,
   return loss / batch;
 }
 
-static double eval(blas_mlp *c) {
+static double eval(void *p) {
+  blas_mlp *c = p;
   return objective(c->in, c->hidden, c->out, c->batch, c->params, c->x, c->y,
                    c->work);
 }
@@ -61,29 +62,6 @@ static void gradient(void *p) {
                        capsule_const, c->batch, capsule_dup, c->params,
                        c->d_params, capsule_const, c->x, capsule_const, c->y,
                        capsule_dup, c->work, c->d_work);
-}
-
-/* A few components against central differences. */
-static int verify(blas_mlp *c, const char *label) {
-  gradient(c);
-  long picks[] = {0, 17, c->n_params / 3, c->n_params / 2, c->n_params - 1};
-  int bad = 0;
-  for (int k = 0; k < 5; ++k) {
-    long i = picks[k];
-    double keep = c->params[i], h = 1e-6;
-    c->params[i] = keep + h;
-    double plus = eval(c);
-    c->params[i] = keep - h;
-    double minus = eval(c);
-    c->params[i] = keep;
-    double fd = (plus - minus) / (2 * h), got = c->d_params[i];
-    if (fabs(got - fd) > 1e-6 + 1e-5 * fabs(fd)) {
-      printf("%s: d/dparam[%ld] = %.10g, central differences %.10g\n", label,
-             i, got, fd);
-      bad = 1;
-    }
-  }
-  return bad;
 }
 
 int main(void) {
@@ -109,7 +87,9 @@ int main(void) {
   char label[96];
   snprintf(label, sizeof label, "blas-mlp %d-%d-%d-%d batch=%d (cblas_dgemm)",
            c.in, c.hidden, c.hidden, c.out, c.batch);
-  if (verify(&c, label)) {
+  long picks[] = {0, 17, c.n_params / 3, c.n_params / 2, c.n_params - 1};
+  if (bench_verify_central(label, eval, gradient, &c, c.params, c.d_params,
+                           picks, 5, 1e-6, 1e-5)) {
     printf("%s: gradient check FAILED, no timings reported\n", label);
     return 1;
   }

@@ -20,7 +20,8 @@ typedef struct {
   double *params, *d_params, *data;
 } gaussian;
 
-static double eval(gaussian *g) {
+static double eval(void *p) {
+  gaussian *g = p;
   return eigen_gaussian_nll(g->params, g->data, g->d, g->n);
 }
 
@@ -30,28 +31,6 @@ static void gradient(void *p) {
   gaussian *g = p;
   memset(g->d_params, 0, sizeof(double) * (size_t)g->n_params);
   eigen_gaussian_gradient(g->params, g->d_params, g->data, g->d, g->n);
-}
-
-static int verify(gaussian *g, const char *label) {
-  gradient(g);
-  long picks[] = {0, g->d - 1, g->d, g->n_params / 2, g->n_params - 1};
-  int bad = 0;
-  for (int k = 0; k < 5; ++k) {
-    long i = picks[k];
-    double keep = g->params[i], h = 1e-6 * (fabs(keep) > 1 ? fabs(keep) : 1);
-    g->params[i] = keep + h;
-    double plus = eval(g);
-    g->params[i] = keep - h;
-    double minus = eval(g);
-    g->params[i] = keep;
-    double fd = (plus - minus) / (2 * h), got = g->d_params[i];
-    if (fabs(got - fd) > 1e-5 + 1e-5 * fabs(fd)) {
-      printf("%s: d/dparam[%ld] = %.10g, central differences %.10g\n", label,
-             i, got, fd);
-      bad = 1;
-    }
-  }
-  return bad;
 }
 
 int main(void) {
@@ -70,7 +49,9 @@ int main(void) {
   char label[96];
   snprintf(label, sizeof label,
            "eigen-gaussian d=%d n=%d (Eigen LLT, triangular solve)", g.d, g.n);
-  if (verify(&g, label)) {
+  long picks[] = {0, g.d - 1, g.d, g.n_params / 2, g.n_params - 1};
+  if (bench_verify_central(label, eval, gradient, &g, g.params, g.d_params,
+                           picks, 5, 1e-5, 1e-5)) {
     printf("%s: gradient check FAILED, no timings reported\n", label);
     return 1;
   }

@@ -109,9 +109,9 @@ void lowerReverseRequest(Differentiator &D, const GradientRequest &R) {
 }
 
 void lowerAugmentSize(CallBase &Call) {
-  Type *Ty = Call.getType();
-  if (!Ty->isVoidTy())
-    Call.replaceAllUsesWith(ConstantInt::get(Ty, tapeBytes(*Call.getModule())));
+  // parseAugmentSize checked that the call returns an integer.
+  Call.replaceAllUsesWith(
+      ConstantInt::get(Call.getType(), tapeBytes(*Call.getModule())));
 }
 
 } // namespace capsule
