@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
 
 namespace {
@@ -47,7 +48,56 @@ template <typename T> void moveAdjoint(void *Src, void *Dst, uint64_t Bytes) {
   }
 }
 
+/// *P += V atomically: the copy's source may be read by other threads of a
+/// parallel region, whose reverse sweeps add to its adjoints too.
+template <typename T, typename Bits> void addAtomically(T *P, T V) {
+  static_assert(sizeof(T) == sizeof(Bits), "an adjoint is one word");
+  auto *Word = reinterpret_cast<Bits *>(P);
+  Bits Old = __atomic_load_n(Word, __ATOMIC_RELAXED), New;
+  do {
+    T Sum;
+    std::memcpy(&Sum, &Old, sizeof Sum);
+    Sum += V;
+    std::memcpy(&New, &Sum, sizeof New);
+  } while (!__atomic_compare_exchange_n(Word, &Old, New, /*weak=*/true,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+/// The destination is this thread's to write (in race-free code no other
+/// thread touches what it wrote in the region), the source may be read by
+/// other threads too. Overlapping ranges (memmove) are walked in the order
+/// that reads each destination adjoint before it is cleared, as moveAdjoint.
+template <typename T, typename Bits>
+void moveAdjointToShared(void *Src, void *Dst, uint64_t Bytes) {
+  T *DSrc = static_cast<T *>(Src);
+  T *DDst = static_cast<T *>(Dst);
+  uint64_t N = Bytes / sizeof(T);
+  if (DSrc == DDst)
+    return;
+  auto Move = [&](uint64_t I) {
+    T Adjoint = DDst[I];
+    DDst[I] = 0;
+    addAtomically<T, Bits>(&DSrc[I], Adjoint);
+  };
+  if (DSrc < DDst)
+    for (uint64_t I = 0; I != N; ++I)
+      Move(I);
+  else
+    for (uint64_t I = N; I-- != 0;)
+      Move(I);
+}
+
 } // namespace
+
+extern "C" void __capsule_copy_adjoint_shared_f64(void *DSrc, void *DDst,
+                                                  uint64_t Bytes) {
+  moveAdjointToShared<double, uint64_t>(DSrc, DDst, Bytes);
+}
+
+extern "C" void __capsule_copy_adjoint_shared_f32(void *DSrc, void *DDst,
+                                                  uint64_t Bytes) {
+  moveAdjointToShared<float, uint32_t>(DSrc, DDst, Bytes);
+}
 
 extern "C" void __capsule_copy_adjoint_f64(void *DSrc, void *DDst,
                                            uint64_t Bytes) {

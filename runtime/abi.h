@@ -90,6 +90,33 @@ void __capsule_split_keep_globals(void *split,
 // enzyme_allocated's bytes: the memory must hold the tape's pointer.
 void __capsule_split_check_bytes(uint64_t bytes);
 
+// OpenMP parallel regions (runtime/omp/Parallel.cpp). The forward sweep
+// makes a region object with region_begin and forks its team with the
+// forward sweep of the region's body between each thread's forward_enter
+// and forward_leave, which record the thread's share on a tape of its own
+// kept in the region. The reverse sweep calls reverse_begin (a team of the
+// same size next), forks the reverse sweep between each thread's
+// reverse_enter and reverse_leave, then region_end frees the region.
+void *__capsule_omp_region_begin(void);
+void __capsule_omp_forward_enter(void *region);
+void __capsule_omp_forward_leave(void *region);
+void __capsule_omp_reverse_begin(void *region);
+void __capsule_omp_reverse_enter(void *region);
+void __capsule_omp_reverse_leave(void *region);
+void __capsule_omp_region_end(void *region);
+// Critical sections (and a reduction's combination, the blocking form
+// ending with the team's barrier) return their ticket, the order in which
+// threads went through sections of that name in the region; the reverses
+// of the synchronisation in a region's body take it: a critical section's
+// end enters it when every later ticket is reversed, its start leaves it,
+// a barrier is a barrier.
+int64_t __capsule_omp_critical(void *loc, int32_t gtid, void *lock);
+int64_t __capsule_omp_end_critical(void *loc, int32_t gtid, void *lock);
+int64_t __capsule_omp_end_reduce(void *loc, int32_t gtid, void *lock);
+void __capsule_omp_reverse_enter_critical(void *lock, int64_t ticket);
+void __capsule_omp_reverse_exit_critical(void *lock, int64_t ticket);
+void __capsule_omp_reverse_barrier(void);
+
 // Reverse mode over a gradient (reverse over reverse). The outer gradient
 // pushes its own records on a second tape, __capsule_outer_tape, with the
 // same layout and inline paths, and brackets its call with the functions
@@ -130,6 +157,10 @@ void __capsule_adjoint_tape_clear(void);
 // dsrc += ddst; ddst = 0, correct also when the ranges overlap (memmove).
 void __capsule_copy_adjoint_f64(void *dsrc, void *ddst, uint64_t bytes);
 void __capsule_copy_adjoint_f32(void *dsrc, void *ddst, uint64_t bytes);
+// The same inside a parallel region, where other threads may be adding to
+// dsrc (they read the same source): the additions are atomic.
+void __capsule_copy_adjoint_shared_f64(void *dsrc, void *ddst, uint64_t bytes);
+void __capsule_copy_adjoint_shared_f32(void *dsrc, void *ddst, uint64_t bytes);
 
 // Shadows of heap blocks allocated inside differentiated code. A shadow is
 // zeroed memory with a small header (its size, and whether the primal block

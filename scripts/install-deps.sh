@@ -16,6 +16,7 @@ packages=(
   gnuplot-nox                # plots of examples/paper-fig8/sweep.py
   libeigen3-dev              # tests of C++ code using Eigen
   libopenblas-dev            # tests and benchmark of the BLAS rules
+  libomp-19-dev              # tests and benchmark of OpenMP code
 )
 
 installed() {

@@ -170,6 +170,10 @@ bool ActivityInfo::variedSource(const Instruction &I) const {
   if (auto *LI = dyn_cast<LoadInst>(&I))
     return hasShadow(LI->getPointerOperand()) &&
            !inQuietSlot(LI->getPointerOperand());
+  // The old value an atomic update returns.
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    return RMW->isFloatingPointOperation() &&
+           hasShadow(RMW->getPointerOperand());
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     // The adjoints a checkpointed gradient returns depend on its arguments
     // (forward mode over it: Forward/CheckpointedTangents.cpp).
@@ -230,6 +234,9 @@ void ActivityInfo::markUsefulRoots(SmallVectorImpl<const Value *> &Work) {
     if (auto *SI = dyn_cast<StoreInst>(&I)) {
       if (hasShadow(SI->getPointerOperand()))
         Root(SI->getValueOperand());
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      if (hasShadow(RMW->getPointerOperand()))
+        Root(RMW->getValOperand());
     } else if (auto *RI = dyn_cast<ReturnInst>(&I)) {
       if (Sig.ActiveReturn && RI->getReturnValue())
         Root(RI->getReturnValue());

@@ -3,6 +3,7 @@
 #include "Support/CustomRules.h"
 #include "Support/LibraryOutputs.h"
 #include "Support/MarkerCalls.h"
+#include "Support/ParallelRegions.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -440,8 +441,11 @@ CalleeInfo classifyFunction(Function &Fn) {
   // Random numbers, clocks and input: what they return and write does not
   // depend on the program's values (the reverse sweep drops the adjoints
   // of what they overwrite).
-  if (hasNoDerivative(Name) || nondeterministicLibraryOutputs(Name))
+  if (hasNoDerivative(Name) || nondeterministicLibraryOutputs(Name) ||
+      isOpenMPWithoutDerivative(Name))
     return {CalleeKind::NoDerivative, MathOp::Identity, F};
+  if (parallelSyncOf(Name) != ParallelSync::None)
+    return {CalleeKind::ParallelSync, MathOp::Identity, F};
   return {CalleeKind::External, MathOp::Identity, F};
 }
 

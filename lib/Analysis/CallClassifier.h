@@ -119,7 +119,10 @@ enum class CalleeKind {
   Module,       ///< defined in this module: differentiated recursively; or
                 ///< with a rule of the user's (Support/CustomRules.h)
   Indirect,     ///< through a function pointer
-  External      ///< declared only, unknown effect
+  /// an OpenMP critical section's start or end, or a barrier, which the
+  /// reverse sweep mirrors (Support/ParallelRegions.h)
+  ParallelSync,
+  External ///< declared only, unknown effect
 };
 
 struct CalleeInfo {

@@ -48,12 +48,16 @@ struct DiffSignature {
   /// whose code holds derivatives of round k. A derivative of round k runs
   /// inside one of round k + 1, so each round has shadow globals of its own.
   unsigned Level = 0;
+  /// Runs in an OpenMP team (the body of a parallel region, and what it
+  /// calls): its reverse sweep adds adjoints to memory other threads may
+  /// share atomically, and it postpones no free() (Support/ParallelRegions.h).
+  bool Parallel = false;
 
   bool operator<(const DiffSignature &O) const {
     return std::tie(Fn, Args, ActiveReturn, TopLevel, StableArgs, Untaped,
-                    Tangent, Width, Level) <
+                    Tangent, Width, Level, Parallel) <
            std::tie(O.Fn, O.Args, O.ActiveReturn, O.TopLevel, O.StableArgs,
-                    O.Untaped, O.Tangent, O.Width, O.Level);
+                    O.Untaped, O.Tangent, O.Width, O.Level, O.Parallel);
   }
 };
 

@@ -19,6 +19,7 @@
 #include "Support/IndirectDispatch.h"
 #include "Support/LibraryOutputs.h"
 #include "Support/MarkerCalls.h"
+#include "Support/ParallelRegions.h"
 
 using namespace llvm;
 
@@ -90,7 +91,14 @@ void TangentGenerator::tangentCall(CallBase &Call) {
     return setTwin(&Call, twin(Arg(0)));
   case CalleeKind::NoDerivative:
     return zeroLibraryOutputs(Call);
+  case CalleeKind::ParallelSync:
+    // Tangents travel with their values: the critical section or barrier
+    // orders both.
+    return;
   case CalleeKind::External:
+    if (std::optional<std::string> Why =
+            whyOpenMPUnsupported(Info.Fn ? Info.Fn->getName() : ""))
+      return unsupported(Call, *Why);
     for (const Use &U : Call.args())
       if (AI.isVaried(U) || AI.hasShadow(U))
         return unsupported(
@@ -322,6 +330,8 @@ void TangentGenerator::tangentDifferentiatedCall(CallBase &Call) {
       ByValTwins.push_back(Args.size());
     Args.push_back(twinOrSink(B, Call.getArgOperand(K)));
   }
+  if (isParallelRegionCall(Call))
+    return tangentParallelCall(Call, S, Args);
   auto EmitTangent = [&](IRBuilder<> &CB, Function *Fn) -> Value * {
     DiffSignature Each = S;
     Each.Fn = Fn;
@@ -431,6 +441,24 @@ void TangentGenerator::zeroLibraryOutputs(CallBase &Call) {
       B.CreateMemSet(Shadow, B.getInt8(0), Bytes, MaybeAlign());
     });
   }
+}
+
+/// A parallel region's team runs the microtask's tangent function: its
+/// arguments and their tangents go through the fork (pointer-sized words,
+/// so one lane at most).
+void TangentGenerator::tangentParallelCall(CallBase &Call,
+                                           const DiffSignature &S,
+                                           ArrayRef<Value *> Args) {
+  if (W > 1)
+    return unsupported(Call, "vector mode (enzyme_width) through an OpenMP "
+                             "parallel region is not supported yet");
+  Function *Tan = D.get(S).Tangent;
+  auto *Clone = cast<CallBase>(Map[&Call]);
+  IRBuilder<> B(Clone);
+  Function *Task = forkedCallTask(*Tan, Tan->getName() + ".task", {}, nullptr);
+  Map[&Call] =
+      emitFork(B, parallelRegionLocation(Call), Task, Args.drop_front(2));
+  Clone->eraseFromParent();
 }
 
 } // namespace capsule

@@ -217,8 +217,10 @@ bool TangentGenerator::checkSupported(Instruction &I) {
   if (isa<LoadInst, StoreInst>(I))
     if (std::optional<std::string> Why = Checks.untrackedAccess(I))
       return Refuse(*Why);
-  if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I) && AI.hasShadow(I.getOperand(0)))
-    return Refuse("atomic update of memory that has derivatives");
+  if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I) &&
+      AI.hasShadow(I.getOperand(0)) && !isAtomicAccumulation(I))
+    return Refuse("atomic update of memory that has derivatives other than "
+                  "an addition or subtraction whose old value goes unused");
   if (I.getType()->isFPOrFPVectorTy() && !carriesFloat(I.getType()) &&
       any_of(I.operands(), [&](const Use &U) { return AI.isVaried(U); }))
     return Refuse("active value converted to long double (x86_fp80 or "
@@ -263,6 +265,25 @@ TangentGenerator::whyNotInVectorMode(Instruction &I) {
   return std::nullopt;
 }
 
+/// `#pragma omp atomic` s += v (or -=) whose old value goes unused.
+bool TangentGenerator::isAtomicAccumulation(Instruction &I) const {
+  auto *RMW = dyn_cast<AtomicRMWInst>(&I);
+  return RMW && W == 1 && !AI.isActive(RMW) &&
+         (RMW->getOperation() == AtomicRMWInst::FAdd ||
+          RMW->getOperation() == AtomicRMWInst::FSub);
+}
+
+/// The tangent of s gets v's the same way.
+void TangentGenerator::tangentAtomicAccumulation(AtomicRMWInst &RMW) {
+  Value *Tangent = twin(RMW.getValOperand());
+  Value *Shadow = shadowOf(RMW.getPointerOperand());
+  if (!Tangent || !Shadow)
+    return;
+  IRBuilder<> B = after(RMW);
+  B.CreateAtomicRMW(RMW.getOperation(), Shadow, Tangent, RMW.getAlign(),
+                    RMW.getOrdering());
+}
+
 void TangentGenerator::tangentInstruction(Instruction &I) {
   if (auto *Phi = dyn_cast<PHINode>(&I))
     return tangentPhi(*Phi);
@@ -274,6 +295,8 @@ void TangentGenerator::tangentInstruction(Instruction &I) {
     return tangentAlloca(*Slot);
   if (auto *Call = dyn_cast<CallBase>(&I))
     return tangentCall(*Call);
+  if (isAtomicAccumulation(I))
+    return tangentAtomicAccumulation(cast<AtomicRMWInst>(I));
   if (auto *RI = dyn_cast<ReturnInst>(&I))
     return tangentReturn(*RI);
   if (auto *Cast = dyn_cast<CastInst>(&I))

@@ -59,6 +59,10 @@ private:
   void tangentCall(llvm::CallBase &Call);
   void tangentMath(llvm::CallBase &Call, MathOp Op);
   void tangentComplexMath(llvm::CallBase &Call, MathOp Op);
+  bool isAtomicAccumulation(llvm::Instruction &I) const;
+  void tangentAtomicAccumulation(llvm::AtomicRMWInst &RMW);
+  void tangentParallelCall(llvm::CallBase &Call, const DiffSignature &S,
+                           llvm::ArrayRef<llvm::Value *> Args);
   void tangentDifferentiatedCall(llvm::CallBase &Call);
   void tangentMemTransfer(llvm::CallBase &Call);
   void tangentAllocation(llvm::CallBase &Call, CalleeKind Kind);

@@ -21,6 +21,7 @@
 #include "Interrupt/ResumableSplitter.h"
 #include "Interrupt/StepModel.h"
 #include "Support/Diagnostics.h"
+#include "Support/ParallelRegions.h"
 #include "Support/RuntimeABI.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -262,6 +263,18 @@ bool Instrumenter::checkCall(CallBase &Call) {
     reportNotInterruptible(Call, Origin, "inline assembly is not supported");
     return false;
   }
+  // A team's threads would each have to stop and resume inside the region,
+  // with the journal and the capsules the runtime keeps per thread.
+  Function *Forked = Call.getCalledFunction();
+  if (isParallelRegionCall(Call) ||
+      (Forked && Forked->getName() == "__kmpc_fork_call")) {
+    reportNotInterruptible(Call, Origin,
+                           "an OpenMP parallel region inside interruptible "
+                           "code (a checkpointed gradient) is not supported "
+                           "yet; differentiate it with __capsule_autodiff or "
+                           "__capsule_fwddiff");
+    return false;
+  }
   CalleeInfo Info = classifyCall(Call);
   switch (Info.Kind) {
   case CalleeKind::Math:
@@ -287,6 +300,7 @@ bool Instrumenter::checkCall(CallBase &Call) {
     if (Info.Fn && !Info.Fn->isDeclaration())
       return true;
     break;
+  case CalleeKind::ParallelSync:
   case CalleeKind::External:
     break;
   }

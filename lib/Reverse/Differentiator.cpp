@@ -56,6 +56,8 @@ static std::string signatureSuffix(const DiffSignature &Sig) {
     S += ".s" + utohexstr(Sig.StableArgs);
   if (Sig.Width > 1)
     S += ".w" + utostr(Sig.Width);
+  if (Sig.Parallel)
+    S += ".omp";
   return S;
 }
 

@@ -10,6 +10,7 @@
 #include "Reverse/ByValShadows.h"
 #include "Reverse/GradientGenerator.h"
 #include "Support/GeneratedCode.h"
+#include "Support/ParallelRegions.h"
 
 #include "Support/RuntimeABI.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -377,7 +378,7 @@ Value *GradientGenerator::forwardByValShadow(CallBase &Call, unsigned ArgNo) {
   Value *Copy =
       B.CreateCall(slotShadowAlloc(), {B.getInt64(DL.getTypeAllocSize(Ty))});
   emitCopyPointerShadows(B, Ty, Copy, fwdShadow(Call.getArgOperand(ArgNo)));
-  FwdByValShadows[{&Call, ByValShadowField + ArgNo}] = Copy;
+  FwdCallFields[{&Call, ByValShadowField + ArgNo}] = Copy;
   return Copy;
 }
 
@@ -385,6 +386,8 @@ void GradientGenerator::forwardDifferentiatedCall(CallBase &Call,
                                                   CallBase *FwdCall) {
   Function *Callee = Call.getCalledFunction();
   DiffSignature S = signatureAt(Call, Callee);
+  if (isParallelRegionCall(Call))
+    return forwardParallelCall(Call, FwdCall, S);
   SmallVector<Value *, 8> Args(FwdCall->args());
   IRBuilder<> B(FwdCall);
   for (unsigned K = 0; K < S.Args.size(); ++K)

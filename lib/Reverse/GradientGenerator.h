@@ -48,8 +48,10 @@ private:
   enum FieldKind : unsigned {
     PrimalField = 0, ///< V itself
     ShadowField = 1, ///< the shadow of pointer V
+    /// the runtime's object for parallel region V (Support/ParallelRegions.h)
+    RegionField = 2,
     /// + K: the shadow copy made for byval argument K of call V
-    ByValShadowField = 2
+    ByValShadowField = 3
   };
   struct Field {
     llvm::Value *V; ///< the primal value; null for the predecessor index
@@ -143,6 +145,7 @@ private:
   void checkHandedInteger(llvm::Instruction &Where, llvm::Value *V);
   void reverseLoad(llvm::LoadInst &LI);
   void reverseStore(llvm::StoreInst &SI);
+  void reverseAtomicAccumulation(llvm::AtomicRMWInst &RMW);
   void reverseIntegerStore(llvm::StoreInst &SI);
   void reverseCall(llvm::CallBase &Call);
   void reverseMath(llvm::CallBase &Call, MathOp Op);
@@ -179,6 +182,15 @@ private:
   void forwardNestedRuntime(llvm::CallBase &Call, NestedRuntime Kind,
                             llvm::Instruction *FwdI);
   void forwardDifferentiatedCall(llvm::CallBase &Call, llvm::CallBase *FwdCall);
+  // OpenMP parallel regions (ParallelCalls.cpp).
+  void forwardParallelCall(llvm::CallBase &Call, llvm::CallBase *FwdCall,
+                           const DiffSignature &S);
+  void reverseParallelCall(llvm::CallBase &Call, const DiffSignature &S);
+  void reverseParallelSync(llvm::CallBase &Call);
+  /// Whether the memory \p PrimalPtr points to belongs to the running
+  /// thread alone (its stack slots): other threads of a parallel region
+  /// cannot be adding adjoints to it.
+  bool threadPrivate(llvm::Value *PrimalPtr) const;
   llvm::Value *forwardByValShadow(llvm::CallBase &Call, unsigned ArgNo);
   void reverseByValShadow(llvm::CallBase &Call, unsigned ArgNo);
   void forwardReturn(llvm::ReturnInst &RI);
@@ -286,9 +298,11 @@ private:
   llvm::DenseMap<llvm::BasicBlock *, llvm::PHINode *> FwdPredIndex;
   /// (primal phi, its shadow twin) pairs, completed once all blocks exist.
   llvm::SmallVector<std::pair<llvm::PHINode *, llvm::PHINode *>, 8> ShadowPhis;
-  /// Shadow copies made for byval arguments, keyed like record fields.
+  /// What the forward sweep made for a call that the reverse sweep needs
+  /// (byval arguments' shadow copies, parallel regions), keyed like record
+  /// fields.
   llvm::DenseMap<std::pair<llvm::Value *, unsigned>, llvm::Value *>
-      FwdByValShadows;
+      FwdCallFields;
 };
 
 } // namespace capsule

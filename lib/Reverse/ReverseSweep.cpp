@@ -18,7 +18,9 @@
 #include "Support/GeneratedCode.h"
 #include "Support/IndirectDispatch.h"
 #include "Support/LibraryOutputs.h"
+#include "Support/LibraryRules.h"
 #include "Support/MarkerCalls.h"
+#include "Support/ParallelRegions.h"
 
 #include "Support/RuntimeABI.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -81,6 +83,11 @@ void GradientGenerator::addAdjoint(Value *V, Value *Adj) {
 void GradientGenerator::addToShadowMemory(Value *PrimalPtr, Value *Adj,
                                           Align Alignment) {
   Value *ShadowPtr = shadow(PrimalPtr);
+  // Other threads of a parallel region may be adding to the same adjoint
+  // (they read the same memory); race-free primal code gives no thread's
+  // write (shadow[p] = 0) a concurrent reader.
+  if (Sig.Parallel && !threadPrivate(PrimalPtr))
+    return addAtomically(RB, DL, ShadowPtr, Adj);
   LoadInst *Old = RB.CreateAlignedLoad(Adj->getType(), ShadowPtr, Alignment);
   StoreInst *New =
       RB.CreateAlignedStore(addAdjoints(RB, Old, Adj), ShadowPtr, Alignment);
@@ -239,6 +246,9 @@ void GradientGenerator::reverseInstruction(Instruction &I) {
     checkUntrackedAccess(I);
   if (auto *Cmp = dyn_cast<FCmpInst>(&I))
     return checkMemoisation(*Cmp);
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I);
+      RMW && RMW->isFloatingPointOperation() && AI.hasShadow(I.getOperand(0)))
+    return reverseAtomicAccumulation(*RMW);
   // Both keep the address in operand 0.
   if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I) && AI.hasShadow(I.getOperand(0)))
     return unsupported(I, "atomic update of memory that has adjoints");
@@ -400,6 +410,23 @@ void GradientGenerator::reverseLoad(LoadInst &LI) {
   addToShadowMemory(LI.getPointerOperand(), Adj, shadowAlign(LI.getAlign()));
 }
 
+/// `#pragma omp atomic` s += v: v's adjoint is s's, which the update
+/// leaves as it is (other threads read it too, atomically).
+void GradientGenerator::reverseAtomicAccumulation(AtomicRMWInst &RMW) {
+  AtomicRMWInst::BinOp Op = RMW.getOperation();
+  if ((Op != AtomicRMWInst::FAdd && Op != AtomicRMWInst::FSub) ||
+      AI.isActive(&RMW))
+    return unsupported(RMW, "atomic update of memory that has adjoints other "
+                            "than an addition or subtraction whose old value "
+                            "goes unused");
+  Value *Val = RMW.getValOperand();
+  LoadInst *Adj = RB.CreateAlignedLoad(
+      Val->getType(), shadow(RMW.getPointerOperand()), RMW.getAlign());
+  Adj->setAtomic(AtomicOrdering::Monotonic);
+  noteMemoryAccess(Adj, RMW.getPointerOperand());
+  addAdjoint(Val, Op == AtomicRMWInst::FAdd ? Adj : RB.CreateFNeg(Adj));
+}
+
 void GradientGenerator::reverseStore(StoreInst &SI) {
   Value *V = SI.getValueOperand();
   Value *Ptr = SI.getPointerOperand();
@@ -507,7 +534,12 @@ void GradientGenerator::reverseCall(CallBase &Call) {
     return;
   case CalleeKind::NoDerivative:
     return reverseLibraryOutputs(Call);
+  case CalleeKind::ParallelSync:
+    return reverseParallelSync(Call);
   case CalleeKind::External:
+    if (std::optional<std::string> Why =
+            whyOpenMPUnsupported(Info.Fn ? Info.Fn->getName() : ""))
+      return unsupported(Call, *Why);
     for (const Use &U : Call.args())
       if (AI.isVaried(U) || AI.hasShadow(U))
         return unsupported(
@@ -623,6 +655,16 @@ void GradientGenerator::reverseDifferentiatedCall(CallBase &Call) {
                         "whether it holds floating-point data or pointers, "
                         "whose shadows the callee's copy needs (pass it by "
                         "pointer)");
+  if (isParallelRegionCall(Call))
+    return reverseParallelCall(Call, S);
+  // The runtime's rules add adjoints without atomics.
+  if (std::optional<GradientRule> Rule =
+          S.Parallel && Callee ? gradientRule(*Callee) : std::nullopt)
+    if (std::optional<StringRef> Routine = libraryRoutineOfRule(*Rule->Augment))
+      return unsupported(Call, "the library routine '" + *Routine +
+                                   "' inside an OpenMP parallel region is not "
+                                   "supported yet (its built-in rule would "
+                                   "add adjoints other threads add to too)");
   Value *RetAdj = nullptr;
   if (S.ActiveReturn)
     RetAdj = takeAdjoint(&Call);
@@ -739,7 +781,11 @@ void GradientGenerator::reverseMemTransfer(CallBase &Call) {
     return;
   }
   Type *ElemTy = scalarTypeOf(Kind, RB.getContext());
-  RB.CreateCall(D.abi().copyAdjoint(ElemTy), {shadow(Src), shadow(Dst), Len});
+  // Other threads of a parallel region may read the source too; the
+  // destination is this thread's, as a store's.
+  bool Shared = Sig.Parallel && !threadPrivate(Src);
+  RB.CreateCall(D.abi().copyAdjoint(ElemTy, Shared),
+                {shadow(Src), shadow(Dst), Len});
 }
 
 /// Before an arena block was allocated its memory held nothing the

@@ -24,6 +24,7 @@
 //    counter equals start (see branchToPredecessors).
 //===----------------------------------------------------------------------===//
 #include "Reverse/GradientGenerator.h"
+#include "Support/ParallelRegions.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/CaptureTracking.h"
@@ -186,11 +187,12 @@ void GradientGenerator::findWriters() {
 /// never leaves this function: nothing else can write it, and once the
 /// forward sweep postpones its free() to the end of the gradient call, it
 /// still holds in the reverse sweep what the forward sweep left in it. Not
-/// in checkpointed code, whose blocks live in the runtime's arena.
+/// in checkpointed code, whose blocks live in the runtime's arena, nor in a
+/// parallel region, whose worker threads end no gradient call to free them.
 bool GradientGenerator::postponableBlock(const Value *Object) const {
   auto *Call = dyn_cast<CallBase>(Object);
   Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-  if (Checkpointed || !Callee ||
+  if (Checkpointed || Sig.Parallel || !Callee ||
       !is_contained({"malloc", "calloc", "aligned_alloc"}, Callee->getName()))
     return false;
   return !PointerMayBeCaptured(Object, /*ReturnCaptures=*/true,
@@ -286,6 +288,7 @@ DiffSignature GradientGenerator::signatureAt(const CallBase &Call,
   DiffSignature S = D.signatureAtCall(Call, Callee, AI);
   S.Untaped = Sig.Untaped;
   S.Level = Sig.Level;
+  S.Parallel = Sig.Parallel || isParallelRegionCall(Call);
   // Only reverse sweeps reload what stable arguments point to.
   if (!S.Untaped)
     S.StableArgs = stableArgsAt(Call);

@@ -54,7 +54,7 @@ void GradientGenerator::emitPushes() {
                  : F.Kind == PrimalField ? fwdValue(F.V)
                  : F.Kind == ShadowField
                      ? fwdShadow(F.V)
-                     : FwdByValShadows.lookup({F.V, F.Kind});
+                     : FwdCallFields.lookup({F.V, F.Kind});
       Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Rec, F.Offset);
       B.CreateAlignedStore(V, Addr, Align(1));
     }

@@ -1,5 +1,6 @@
 //===- GeneratedCode.cpp - What generated code shares ---------------------===//
 #include "Support/GeneratedCode.h"
+#include "Analysis/Signature.h"
 
 #include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/Constants.h"
@@ -120,6 +121,34 @@ Value *allocatedBytes(IRBuilder<> &B, CalleeKind Kind,
   default:
     llvm_unreachable("not an allocation");
   }
+}
+
+/// *Ptr += V atomically, field by field and lane by lane.
+void addAtomically(IRBuilder<> &B, const DataLayout &DL, Value *Ptr, Value *V) {
+  Type *T = V->getType();
+  if (T->isFloatingPointTy()) {
+    B.CreateAtomicRMW(AtomicRMWInst::FAdd, Ptr, V, DL.getABITypeAlign(T),
+                      AtomicOrdering::Monotonic);
+    return;
+  }
+  if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+    for (unsigned K = 0; K < VT->getNumElements(); ++K)
+      addAtomically(B, DL,
+                    B.CreateConstInBoundsGEP1_64(VT->getElementType(), Ptr, K),
+                    B.CreateExtractElement(V, K));
+    return;
+  }
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    for (unsigned K = 0; K < ST->getNumElements(); ++K)
+      if (carriesFloat(ST->getElementType(K)))
+        addAtomically(B, DL, B.CreateStructGEP(ST, Ptr, K),
+                      B.CreateExtractValue(V, K));
+    return;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    for (unsigned K = 0; K < AT->getNumElements(); ++K)
+      addAtomically(B, DL, B.CreateConstInBoundsGEP2_64(AT, Ptr, 0, K),
+                    B.CreateExtractValue(V, K));
 }
 
 } // namespace capsule

@@ -69,6 +69,11 @@ void cleanUpGenerated(llvm::Module &M, llvm::FunctionPassManager &Cleanup,
 void dropPrimalOnlyAttributes(llvm::Function &Derivative,
                               bool ReturnTypeChanged);
 
+/// *\p Ptr += \p V atomically, field by field and lane by lane (the
+/// floating-point leaves of \p V's type).
+void addAtomically(llvm::IRBuilder<> &B, const llvm::DataLayout &DL,
+                   llvm::Value *Ptr, llvm::Value *V);
+
 /// The bytes an allocation of kind \p Kind (Alloc, Calloc, AlignedAlloc)
 /// asks for, from its i64 arguments \p Arg(K).
 llvm::Value *allocatedBytes(llvm::IRBuilder<> &B, CalleeKind Kind,

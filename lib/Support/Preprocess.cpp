@@ -5,6 +5,7 @@
 #include "Analysis/MemoryKinds.h"
 #include "Support/FloatBitOperations.h"
 #include "Support/LibmPointerOutputs.h"
+#include "Support/ParallelRegions.h"
 #include "Support/SearchCalls.h"
 #include "Support/X86VectorOps.h"
 
@@ -300,12 +301,14 @@ Function *prepareForDifferentiation(Function &F) {
   devirtualizeKnownLibraryCalls(*P);
   separateLibmPointerOutputs(*P);
   lowerSearchCalls(*P);
+  lowerSynchronisation(*P);
   removeUnreachableBlocks(*P);
   unifyReturns(*P);
   promoteStackSlots(*P);
   rewriteFloatBitOperations(*P);
   storeWithoutCasts(*P);
   retypeIntegerCopies(*P);
+  lowerParallelForks(*P);
   simplifyLoops(*P);
   return P;
 }

@@ -140,10 +140,12 @@ static StringRef elementSuffix(Type *ElementTy) {
   return ElementTy->isFloatTy() ? "f32" : "f64";
 }
 
-FunctionCallee RuntimeABI::copyAdjoint(Type *ElementTy) {
+FunctionCallee RuntimeABI::copyAdjoint(Type *ElementTy, bool SharedSource) {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);
-  return function(("__capsule_copy_adjoint_" + elementSuffix(ElementTy)).str(),
+  return function((Twine("__capsule_copy_adjoint_") +
+                   (SharedSource ? "shared_" : "") + elementSuffix(ElementTy))
+                      .str(),
                   Type::getVoidTy(C), {Ptr, Ptr, Type::getInt64Ty(C)});
 }
 
@@ -210,6 +212,25 @@ FunctionCallee RuntimeABI::splitCheckBytes() {
   LLVMContext &C = M.getContext();
   return function("__capsule_split_check_bytes", Type::getVoidTy(C),
                   {Type::getInt64Ty(C)});
+}
+
+FunctionCallee RuntimeABI::ompRegionBegin() {
+  return function("__capsule_omp_region_begin",
+                  PointerType::getUnqual(M.getContext()), {});
+}
+FunctionCallee RuntimeABI::ompRegionStep(StringRef Step) {
+  return onShadow(("__capsule_omp_" + Step).str());
+}
+FunctionCallee RuntimeABI::ompReverseCritical(bool Enter) {
+  LLVMContext &C = M.getContext();
+  return function(Enter ? "__capsule_omp_reverse_enter_critical"
+                        : "__capsule_omp_reverse_exit_critical",
+                  Type::getVoidTy(C),
+                  {PointerType::getUnqual(C), Type::getInt64Ty(C)});
+}
+FunctionCallee RuntimeABI::ompReverseBarrier() {
+  return function("__capsule_omp_reverse_barrier",
+                  Type::getVoidTy(M.getContext()), {});
 }
 
 FunctionCallee RuntimeABI::deferFree() {

@@ -71,10 +71,20 @@ public:
   llvm::FunctionCallee splitReverseBegin();
   llvm::FunctionCallee splitEnd();
   llvm::FunctionCallee splitCheckBytes();
+  /// OpenMP parallel regions (abi.h): ptr () for region_begin, void (ptr
+  /// region) for the region's other steps ("forward_enter", ...).
+  llvm::FunctionCallee ompRegionBegin();
+  llvm::FunctionCallee ompRegionStep(llvm::StringRef Step);
+  /// The reverses of a region's synchronisation: void (ptr lock, i64
+  /// ticket) to enter or leave a critical section, void () for a barrier.
+  llvm::FunctionCallee ompReverseCritical(bool Enter);
+  llvm::FunctionCallee ompReverseBarrier();
   /// void (ptr block): free() postponed to the end of the gradient call.
   llvm::FunctionCallee deferFree();
-  /// void (ptr dsrc, ptr ddst, i64 bytes), for f64 or f32 elements.
-  llvm::FunctionCallee copyAdjoint(llvm::Type *ElementTy);
+  /// void (ptr dsrc, ptr ddst, i64 bytes), for f64 or f32 elements; with
+  /// atomic additions to dsrc where other threads may add to it too.
+  llvm::FunctionCallee copyAdjoint(llvm::Type *ElementTy,
+                                   bool SharedSource = false);
   /// void (ptr target, ptr site) — never returns.
   llvm::FunctionCallee unknownCallTarget();
   /// ptr (i64 bytes): zeroed shadow of a heap allocation.

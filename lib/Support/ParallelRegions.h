@@ -1,0 +1,104 @@
+//===- ParallelRegions.h - OpenMP as clang lowers it -----------*- C++ -*-===//
+//
+// clang outlines the body of `#pragma omp parallel` into a microtask,
+// void(ptr gtid, ptr btid, captures...), and forks a team with
+// __kmpc_fork_call(loc, n, microtask, captures...). Worksharing loops ask
+// libomp for their bounds (__kmpc_for_static_init_*, __kmpc_dispatch_*),
+// reductions combine the threads' private copies under
+// __kmpc_reduce(_nowait), and critical sections and barriers synchronise.
+//
+// In a function prepared for differentiation a fork becomes a direct call of
+// the microtask marked as a parallel region: the pass derives the microtask
+// like any callee (with the Parallel signature bit), and the sweeps fork
+// teams running its derivatives (Reverse/ParallelCalls.cpp). Captures
+// clang passes by value as pointer-sized integers (a firstprivate double)
+// reach the microtask's derivative as the doubles they are.
+//===----------------------------------------------------------------------===//
+#ifndef CAPSULE_PARALLELREGIONS_H
+#define CAPSULE_PARALLELREGIONS_H
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstrTypes.h"
+
+#include <optional>
+#include <string>
+
+namespace capsule {
+
+/// Rewrites, in \p P (a function prepared for differentiation), every
+/// reduction into a critical section (the branch of clang's code that
+/// combines under a lock), so that a derivative's team follows one path
+/// whatever libomp would have chosen; and every critical section's start
+/// and end into the runtime's, which return its ticket (the order threads
+/// went through it) for the reverse sweep.
+void lowerSynchronisation(llvm::Function &P);
+
+/// Rewrites, in \p P, every fork of a known microtask into a direct call
+/// marked as a parallel region. After the stack slots are promoted, which
+/// turns a double captured by value into a bitcast.
+void lowerParallelForks(llvm::Function &P);
+
+/// Whether \p Call is a parallel region lowerParallelRegions made.
+bool isParallelRegionCall(const llvm::CallBase &Call);
+
+/// The source location (libomp's ident_t) of the fork \p Call replaced.
+llvm::Value *parallelRegionLocation(const llvm::CallBase &Call);
+
+/// The type a capture has on its way through __kmpc_fork_call, which
+/// passes pointer-sized words: a double goes as its 64 bits.
+llvm::Type *forkedArgumentType(llvm::Type *T);
+
+/// A function a team runs (a microtask): void (ptr gtid, ptr btid,
+/// \p Params...), its body made by \p Body; the one named \p Name if the
+/// module has it already.
+llvm::Function *
+microtask(llvm::Module &M, const llvm::Twine &Name,
+          llvm::ArrayRef<llvm::Type *> Params,
+          llvm::function_ref<void(llvm::IRBuilder<> &, llvm::Function &)> Body);
+
+/// The microtask that calls \p Fn (a derivative of a microtask: gtid and
+/// btid first) with the arguments a fork passes it, \p Fn's own in their
+/// forked types, then \p Extra ones; \p Around (Before, then after) may
+/// bracket the call.
+llvm::Function *forkedCallTask(
+    llvm::Function &Fn, const llvm::Twine &Name,
+    llvm::ArrayRef<llvm::Type *> Extra,
+    llvm::function_ref<void(llvm::IRBuilder<> &, llvm::Function &, bool)>
+        Around);
+
+/// __kmpc_fork_call(\p Location, count, \p Task, \p Args in their forked
+/// types...).
+llvm::CallInst *emitFork(llvm::IRBuilder<> &B, llvm::Value *Location,
+                         llvm::Function *Task,
+                         llvm::ArrayRef<llvm::Value *> Args);
+
+/// Synchronisation inside a parallel region, and what reverses it.
+enum class ParallelSync {
+  None,
+  /// ticket (loc, gtid, lock): reversed by leaving it
+  EnterCritical,
+  /// ticket (loc, gtid, lock): reversed by entering it in ticket order
+  ExitCritical,
+  Barrier, ///< reversed by a barrier
+  /// ticket (loc, gtid, lock): a blocking reduction's end, leaving its
+  /// critical section and waiting for the team; reversed by a barrier, then
+  /// entering
+  ExitCriticalThenBarrier
+};
+ParallelSync parallelSyncOf(llvm::StringRef Name);
+
+/// Why a call of libomp's \p Name cannot be in differentiated code: a
+/// construct whose derivative Capsule does not make yet (tasks, ordered,
+/// copyprivate, teams, ...), whatever data it gets. None for functions
+/// Capsule handles and for functions other than libomp's.
+std::optional<std::string> whyOpenMPUnsupported(llvm::StringRef Name);
+
+/// libomp functions that move no floating-point data and need nothing in
+/// the reverse sweep: thread numbers, loop bounds, the thread count of the
+/// next fork, masters and singles.
+bool isOpenMPWithoutDerivative(llvm::StringRef Name);
+
+} // namespace capsule
+
+#endif
