@@ -1,7 +1,6 @@
 //===- ParallelRegions.cpp - OpenMP as clang lowers it --------------------===//
 #include "Support/ParallelRegions.h"
 
-#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/IRBuilder.h"
@@ -21,19 +20,43 @@ static constexpr const char *RegionMetadata = "capsule.omp.region";
 constexpr unsigned ForkCaptures = 3, MicrotaskCaptures = 2;
 
 Type *forkedArgumentType(Type *T) {
-  return T->isDoubleTy() ? Type::getInt64Ty(T->getContext()) : T;
+  return T->isDoubleTy() || T->isFloatTy() ? Type::getInt64Ty(T->getContext())
+                                           : T;
 }
 
-/// The double whose bits \p Capture is, if clang passed a double by value:
-/// a bitcast, or at -O0 a stack slot of its own the double was stored in.
-/// \p Dead gets what carried the bits, to erase once the fork is gone.
-static Value *capturedDouble(Value *Capture,
-                             SmallVectorImpl<Instruction *> &Dead) {
-  if (auto *Cast = dyn_cast<BitCastInst>(Capture);
-      Cast && Cast->getSrcTy()->isDoubleTy()) {
+Value *toForked(IRBuilder<> &B, Value *V) {
+  if (V->getType()->isFloatTy())
+    return B.CreateZExt(B.CreateBitCast(V, B.getInt32Ty()), B.getInt64Ty());
+  return B.CreateBitCast(V, forkedArgumentType(V->getType()));
+}
+
+Value *fromForked(IRBuilder<> &B, Value *Word, Type *T) {
+  if (T->isFloatTy())
+    return B.CreateBitCast(B.CreateTrunc(Word, B.getInt32Ty()), T);
+  return B.CreateBitCast(Word, T);
+}
+
+/// The float or double whose bits \p Capture is, if clang passed one by
+/// value: a bitcast (zero-extended for a float), or at -O0 a stack slot of
+/// its own the value was stored in. \p Dead gets what carried the bits, to
+/// erase once the fork is gone.
+static Value *capturedFloat(Value *Capture,
+                            SmallVectorImpl<Instruction *> &Dead) {
+  auto IsFloat = [](const Value *V) {
+    return V->getType()->isDoubleTy() || V->getType()->isFloatTy();
+  };
+  Value *Word = Capture;
+  if (auto *Ext = dyn_cast<ZExtInst>(Word)) {
+    Dead.push_back(Ext);
+    Word = Ext->getOperand(0);
+  }
+  if (auto *Cast = dyn_cast<BitCastInst>(Word);
+      Cast && IsFloat(Cast->getOperand(0))) {
     Dead.push_back(Cast);
     return Cast->getOperand(0);
   }
+  if (Word != Capture)
+    Dead.pop_back();
   auto *Load = dyn_cast<LoadInst>(Capture);
   auto *Slot = Load ? dyn_cast<AllocaInst>(Load->getPointerOperand()) : nullptr;
   if (!Slot || !Load->getType()->isIntegerTy(64) || !Slot->hasNUses(2))
@@ -41,54 +64,87 @@ static Value *capturedDouble(Value *Capture,
   auto *Store = dyn_cast<StoreInst>(
       *find_if(Slot->users(), [&](const User *U) { return U != Load; }));
   if (!Store || Store->getPointerOperand() != Slot ||
-      !Store->getValueOperand()->getType()->isDoubleTy() ||
+      !IsFloat(Store->getValueOperand()) ||
       Store->getParent() != Load->getParent() || !Store->comesBefore(Load))
     return nullptr;
   append_range(Dead, ArrayRef<Instruction *>{Load, Store, Slot});
   return Store->getValueOperand();
 }
 
-/// \p Micro with the parameters \p AsDouble marks taking doubles instead of
-/// their bits: the body gets the bits back with a bitcast, which
-/// preparation folds into the double's uses.
-static Function *withDoubleCaptures(Function &Micro,
-                                    const SmallBitVector &AsDouble) {
+/// Gives the uses of \p Bits, a capture's word in a retyped microtask, the
+/// value \p Real itself where they read it back: the bitcast (after a
+/// truncation, for a float) at -O2, the stack slot the word is stored in
+/// and read from as the value at -O0. Uses left read the bits as a number;
+/// the differentiability checks refuse them.
+static void foldCapturedBits(Instruction &Bits, Value &Real) {
+  Type *T = Real.getType();
+  SmallVector<WeakTrackingVH, 4> Unused = {&Bits};
+  for (User *U : make_early_inc_range(Bits.users())) {
+    Instruction *I = cast<Instruction>(U);
+    if (T->isFloatTy() && isa<TruncInst>(I) && I->hasOneUse())
+      I = cast<Instruction>(*I->user_begin());
+    if (isa<BitCastInst>(I) && I->getType() == T) {
+      I->replaceAllUsesWith(&Real);
+      Unused.push_back(I);
+      continue;
+    }
+    auto *Store = dyn_cast<StoreInst>(U);
+    auto *Slot =
+        Store ? dyn_cast<AllocaInst>(Store->getPointerOperand()) : nullptr;
+    if (!Slot || Store->getValueOperand() != &Bits ||
+        !all_of(Slot->users(), [&](const User *V) {
+          auto *L = dyn_cast<LoadInst>(V);
+          return V == Store || (L && L->getType() == T);
+        }))
+      continue;
+    new StoreInst(&Real, Slot, Store->getIterator());
+    Store->eraseFromParent();
+  }
+  RecursivelyDeleteTriviallyDeadInstructionsPermissive(Unused);
+}
+
+/// \p Micro with the parameters \p Retyped gives types taking those values
+/// instead of their words.
+static Function *withFloatCaptures(Function &Micro, ArrayRef<Type *> Retyped) {
   std::string Name = (Micro.getName() + ".capsule.omp").str();
-  for (unsigned K = 0; K < AsDouble.size(); ++K)
-    Name += AsDouble[K] ? 'd' : '_';
+  SmallVector<Type *, 8> Params(Micro.getFunctionType()->params());
+  for (auto [K, T] : enumerate(Retyped)) {
+    Name += !T ? '_' : T->isFloatTy() ? 'f' : 'd';
+    if (T)
+      Params[K] = T;
+  }
   Module &M = *Micro.getParent();
   if (Function *Known = M.getFunction(Name))
     return Known;
-  SmallVector<Type *, 8> Params(Micro.getFunctionType()->params());
-  LLVMContext &C = Micro.getContext();
-  for (unsigned K = 0; K < AsDouble.size(); ++K)
-    if (AsDouble[K])
-      Params[K] = Type::getDoubleTy(C);
   Function *New =
       Function::Create(FunctionType::get(Micro.getReturnType(), Params, false),
                        GlobalValue::InternalLinkage, Name, M);
   New->copyAttributesFrom(&Micro);
   ValueToValueMapTy VMap;
   SmallVector<ReturnInst *, 1> Returns;
-  // Retyped parameters map to placeholders replaced once the body exists.
-  SmallVector<std::pair<Instruction *, Argument *>, 2> Placeholders;
+  // Retyped parameters map to their words, made once the body exists.
+  SmallVector<std::pair<Instruction *, Argument *>, 2> Words;
   for (Argument &A : Micro.args()) {
     Argument *NA = New->getArg(A.getArgNo());
     NA->setName(A.getName());
-    if (!AsDouble[A.getArgNo()]) {
+    if (!Retyped[A.getArgNo()]) {
       VMap[&A] = NA;
       continue;
     }
-    auto *Bits = CastInst::Create(Instruction::BitCast, NA, A.getType(),
-                                  A.getName() + ".bits");
-    Placeholders.push_back({Bits, NA});
-    VMap[&A] = Bits;
+    auto *Word = cast<Instruction>(
+        new FreezeInst(PoisonValue::get(A.getType()), A.getName() + ".word"));
+    Words.push_back({Word, NA});
+    VMap[&A] = Word;
   }
   CloneFunctionInto(New, &Micro, VMap,
                     CloneFunctionChangeType::LocalChangesOnly, Returns);
   BasicBlock &Entry = New->getEntryBlock();
-  for (auto &[Bits, NA] : Placeholders) {
-    Bits->insertBefore(&*Entry.getFirstInsertionPt());
+  for (auto &[Placeholder, NA] : Words) {
+    IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+    auto *Word = cast<Instruction>(toForked(B, NA));
+    Placeholder->replaceAllUsesWith(Word);
+    Placeholder->deleteValue();
+    foldCapturedBits(*Word, *NA);
     New->removeParamAttrs(NA->getArgNo(),
                           AttributeFuncs::typeIncompatible(NA->getType()));
   }
@@ -102,21 +158,22 @@ static void lowerFork(CallBase &Fork) {
   if (!Micro || Micro->isDeclaration() ||
       Micro->arg_size() != Fork.arg_size() - ForkCaptures + MicrotaskCaptures)
     return;
-  SmallBitVector AsDouble(Micro->arg_size());
+  SmallVector<Type *, 8> Retyped(Micro->arg_size(), nullptr);
   SmallVector<Instruction *, 4> Dead;
   SmallVector<Value *, 8> Args(
       MicrotaskCaptures,
       Constant::getNullValue(Fork.getArgOperand(0)->getType()));
   for (unsigned K = ForkCaptures; K < Fork.arg_size(); ++K) {
     Value *Capture = Fork.getArgOperand(K);
-    if (Value *D = capturedDouble(Capture, Dead)) {
-      AsDouble.set(K - ForkCaptures + MicrotaskCaptures);
-      Capture = D;
+    if (Value *Real = capturedFloat(Capture, Dead)) {
+      Retyped[K - ForkCaptures + MicrotaskCaptures] = Real->getType();
+      Capture = Real;
     }
     Args.push_back(Capture);
   }
-  Function *Region =
-      AsDouble.any() ? withDoubleCaptures(*Micro, AsDouble) : Micro;
+  Function *Region = any_of(Retyped, [](Type *T) { return T; })
+                         ? withFloatCaptures(*Micro, Retyped)
+                         : Micro;
   auto *Call = CallInst::Create(Region, Args, "", Fork.getIterator());
   Call->setDebugLoc(Fork.getDebugLoc());
   LLVMContext &C = Fork.getContext();
@@ -273,8 +330,8 @@ forkedCallTask(Function &Fn, const Twine &Name, ArrayRef<Type *> Extra,
                        Around(B, Task, /*Before=*/true);
                      SmallVector<Value *, 8> Args;
                      for (unsigned K = 0; K < Fn.arg_size(); ++K)
-                       Args.push_back(B.CreateBitCast(Task.getArg(K),
-                                                      Fn.getArg(K)->getType()));
+                       Args.push_back(fromForked(B, Task.getArg(K),
+                                                 Fn.getArg(K)->getType()));
                      B.CreateCall(&Fn, Args);
                      if (Around)
                        Around(B, Task, /*Before=*/false);
@@ -292,7 +349,7 @@ CallInst *emitFork(IRBuilder<> &B, Value *Location, Function *Task,
                         /*isVarArg=*/true));
   SmallVector<Value *, 12> All = {Location, B.getInt32(Args.size()), Task};
   for (Value *V : Args)
-    All.push_back(B.CreateBitCast(V, forkedArgumentType(V->getType())));
+    All.push_back(toForked(B, V));
   return B.CreateCall(Fork, All);
 }
 

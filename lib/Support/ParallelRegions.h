@@ -46,8 +46,12 @@ bool isParallelRegionCall(const llvm::CallBase &Call);
 llvm::Value *parallelRegionLocation(const llvm::CallBase &Call);
 
 /// The type a capture has on its way through __kmpc_fork_call, which
-/// passes pointer-sized words: a double goes as its 64 bits.
+/// passes pointer-sized words: a double goes as its 64 bits, a float as its
+/// 32 zero-extended, as clang passes them.
 llvm::Type *forkedArgumentType(llvm::Type *T);
+/// \p V as the word a fork passes, and back.
+llvm::Value *toForked(llvm::IRBuilder<> &B, llvm::Value *V);
+llvm::Value *fromForked(llvm::IRBuilder<> &B, llvm::Value *Word, llvm::Type *T);
 
 /// A function a team runs (a microtask): void (ptr gtid, ptr btid,
 /// \p Params...), its body made by \p Body; the one named \p Name if the
