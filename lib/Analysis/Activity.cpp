@@ -38,8 +38,8 @@ holdsShadowedAddress(const Constant &C,
 /// runtime/GlobalShadows.cpp).
 static bool globalHasShadow(const GlobalVariable &G,
                             SmallPtrSetImpl<const GlobalVariable *> &Seen) {
-  if (G.isDeclaration() || G.isThreadLocal() ||
-      G.getName().starts_with("llvm.") || isInactiveGlobal(G))
+  if (G.isDeclaration() || G.getName().starts_with("llvm.") ||
+      isInactiveGlobal(G))
     return false;
   if (!G.isConstant())
     return true;

@@ -291,7 +291,8 @@ static bool isCxxLibraryWithoutFloatingPoint(StringRef Name) {
          Name.starts_with("_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcE") ||
          Name.starts_with("_ZNSaIcE") ||
          Name.starts_with("_ZNKSt8__detail20_Prime_rehash_policy") ||
-         Name.starts_with("__cxa_guard_") || Name == "__cxa_atexit";
+         Name.starts_with("__cxa_guard_") || Name == "__cxa_atexit" ||
+         Name == "__cxa_thread_atexit";
 }
 
 /// External functions whose effects never carry derivatives: output,

@@ -17,6 +17,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 
@@ -323,6 +324,8 @@ GlobalVariable *Differentiator::shadowGlobal(GlobalVariable *G, unsigned Lane,
                            Constant::getNullValue(G->getValueType()),
                            G->getName() + ".capsule.shadow");
     S->setAlignment(G->getAlign());
+    // A thread_local global's adjoints are each thread's own.
+    S->setThreadLocalMode(G->getThreadLocalMode());
     ShadowGlobals.push_back(S);
   }
   if (!Lane && !Level)
@@ -337,6 +340,7 @@ GlobalVariable *Differentiator::shadowGlobal(GlobalVariable *G, unsigned Lane,
                                Constant::getNullValue(G->getValueType()),
                                S->getName() + Suffix);
     Extra->setAlignment(S->getAlign());
+    Extra->setThreadLocalMode(S->getThreadLocalMode());
   }
   return Extra;
 }
@@ -361,6 +365,16 @@ Constant *Differentiator::shadowOfConstant(Constant *C, unsigned Lane,
   return nullptr;
 }
 
+/// What the address \p V points into, through the running thread's
+/// address of a thread_local global too.
+static Value *storedAddressTarget(Value *V) {
+  Value *Object = getUnderlyingObject(V);
+  if (auto *II = dyn_cast<IntrinsicInst>(Object);
+      II && II->getIntrinsicID() == Intrinsic::threadlocal_address)
+    return getUnderlyingObject(II->getArgOperand(0));
+  return Object;
+}
+
 /// Globals whose address the program stores anywhere (`gp = g;` in main)
 /// may be reached through a pointer the runtime ties to its shadow at each
 /// gradient call (a shadowed pointer global, a pointer table): they get
@@ -375,7 +389,7 @@ void Differentiator::shadowStoredAddressTargets() {
       if (auto *SI = dyn_cast<StoreInst>(&I))
         if (SI->getValueOperand()->getType()->isPointerTy())
           if (auto *G = dyn_cast<GlobalVariable>(
-                  getUnderlyingObject(SI->getValueOperand()));
+                  storedAddressTarget(SI->getValueOperand()));
               G && constantHasShadow(G) && !G->getName().contains(".capsule."))
             shadowGlobal(G);
   }
@@ -459,30 +473,61 @@ Constant *Differentiator::shadowGlobalEntry(GlobalVariable *G, unsigned Lane,
        Desc.Offsets, B.getInt64(Desc.Count)});
 }
 
-GlobalVariable *Differentiator::tableOf(ArrayRef<Constant *> Entries) {
-  auto *TableTy = ArrayType::get(ABI.shadowGlobalType(), Entries.size());
-  return new GlobalVariable(
-      M, TableTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
-      ConstantArray::get(TableTy, Entries), "capsule.shadow.globals");
+/// Whether \p Entry (shadowGlobalEntry) names a thread_local global, whose
+/// address is each thread's and so no constant.
+static bool isThreadLocalEntry(const Constant *Entry) {
+  return cast<GlobalVariable>(Entry->getOperand(0))->isThreadLocal();
 }
 
-GlobalVariable *Differentiator::shadowGlobalTable(unsigned Level,
-                                                  unsigned Lane) {
+Value *Differentiator::tableOf(IRBuilder<> &B, ArrayRef<Constant *> Entries) {
+  auto *TableTy = ArrayType::get(ABI.shadowGlobalType(), Entries.size());
+  if (none_of(Entries, isThreadLocalEntry))
+    return new GlobalVariable(
+        M, TableTy, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+        ConstantArray::get(TableTy, Entries), "capsule.shadow.globals");
+  // The running thread's addresses of thread_local globals and their
+  // shadows, filled in where the function starts: every use of the table
+  // in it comes after.
+  Function *F = B.GetInsertBlock()->getParent();
+  IRBuilder<> Entry(&F->getEntryBlock(),
+                    F->getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
+  Value *Table = Entry.CreateAlloca(TableTy, nullptr, "capsule.shadow.globals");
+  for (auto [K, C] : enumerate(Entries)) {
+    Value *Row = C;
+    for (unsigned Field : {0u, 1u})
+      if (auto *G = dyn_cast<GlobalVariable>(C->getOperand(Field));
+          G && G->isThreadLocal())
+        Row = Entry.CreateInsertValue(Row, Entry.CreateThreadLocalAddress(G),
+                                      Field);
+    Entry.CreateStore(Row,
+                      Entry.CreateConstInBoundsGEP2_64(TableTy, Table, 0, K));
+  }
+  return Table;
+}
+
+Value *Differentiator::shadowGlobalTable(IRBuilder<> &B, unsigned Level,
+                                         unsigned Lane) {
   auto &[Table, Covered] = ShadowGlobalTables[{Level, Lane}];
   if (Table && Covered == ShadowGlobals.size())
     return Table;
-  Covered = ShadowGlobals.size();
   SmallVector<Constant *, 8> Entries;
   for (GlobalVariable *Shadow : ShadowGlobals)
     Entries.push_back(shadowGlobalEntry(primalOf(Shadow), Lane, Level));
-  Table = tableOf(Entries);
-  return Table;
+  Value *Made = tableOf(B, Entries);
+  // A table on a function's stack serves that function only.
+  if (auto *Constant = dyn_cast<GlobalVariable>(Made)) {
+    Table = Constant;
+    Covered = ShadowGlobals.size();
+  }
+  return Made;
 }
 
 /// The number of entries of a table of shadowGlobalTable().
 static Value *tableSize(IRBuilder<> &B, Value *Table) {
-  return B.getInt64(cast<ArrayType>(cast<GlobalVariable>(Table)->getValueType())
-                        ->getNumElements());
+  Type *TableTy = isa<AllocaInst>(Table)
+                      ? cast<AllocaInst>(Table)->getAllocatedType()
+                      : cast<GlobalVariable>(Table)->getValueType();
+  return B.getInt64(cast<ArrayType>(TableTy)->getNumElements());
 }
 
 /// Adjoints or tangents left from a previous call never leak into the
@@ -490,10 +535,15 @@ static Value *tableSize(IRBuilder<> &B, Value *Table) {
 void Differentiator::zeroShadowGlobals(IRBuilder<> &B, unsigned Level,
                                        unsigned Lane) {
   const DataLayout &DL = M.getDataLayout();
-  for (GlobalVariable *Shadow : ShadowGlobals)
-    B.CreateMemSet(shadowGlobal(primalOf(Shadow), Lane, Level), B.getInt8(0),
+  for (GlobalVariable *Shadow : ShadowGlobals) {
+    GlobalVariable *S = shadowGlobal(primalOf(Shadow), Lane, Level);
+    Value *Ptr = S;
+    if (S->isThreadLocal())
+      Ptr = B.CreateThreadLocalAddress(S);
+    B.CreateMemSet(Ptr, B.getInt8(0),
                    DL.getTypeAllocSize(Shadow->getValueType()),
                    Shadow->getAlign());
+  }
 }
 
 /// An array of \p Values in a stack slot of the caller's entry block.
@@ -519,9 +569,10 @@ Differentiator::bindShadowGlobals(IRBuilder<> &B, const GradientRequest &R) {
   unsigned Level = R.Sig.Level;
   if (R.Nested)
     return bindNestedShadowGlobals(B, R, std::move(SB));
-  if (ShadowGlobalTables.empty()) {
+  if (!TargetsShadowed) {
     shadowStoredAddressTargets();
     shadowInitializerTargets();
+    TargetsShadowed = true;
   }
   shadowEarlierRounds(Level);
   unsigned Width = R.Sig.Width;
@@ -534,7 +585,7 @@ Differentiator::bindShadowGlobals(IRBuilder<> &B, const GradientRequest &R) {
     SmallVector<Value *, 4> LaneShadows;
     for (Value *S : Shadows)
       LaneShadows.push_back(laneOf(B, S, Lane, Width));
-    SB.Tables.push_back(shadowGlobalTable(Level, Lane));
+    SB.Tables.push_back(shadowGlobalTable(B, Level, Lane));
     SB.UserShadows.push_back(stackArray(B, LaneShadows, "dup.shadows"));
     Bounds.push_back(stackArray(B, LaneShadows, "dup.bound.shadows"));
     B.CreateCall(ABI.bindShadowGlobals(),
@@ -568,9 +619,10 @@ Differentiator::ShadowBinding Differentiator::bindNestedShadowGlobals(
   });
   // The globals those pointers may reach get shadow globals first, so that
   // they are zeroed too.
-  if (HoldsPointers && ShadowGlobalTables.empty()) {
+  if (HoldsPointers && !TargetsShadowed) {
     shadowStoredAddressTargets();
     shadowInitializerTargets();
+    TargetsShadowed = true;
   }
   zeroShadowGlobals(B, Level, /*Lane=*/0);
   if (!HoldsPointers) {
@@ -579,13 +631,13 @@ Differentiator::ShadowBinding Differentiator::bindNestedShadowGlobals(
     SmallVector<Constant *, 4> Entries;
     for (GlobalVariable *G : Named)
       Entries.push_back(shadowGlobalEntry(G, /*Lane=*/0, Level));
-    Value *Table = tableOf(Entries);
+    Value *Table = tableOf(B, Entries);
     B.CreateCall(ABI.checkNestedDupArgs(), {Table, tableSize(B, Table),
                                             stackArray(B, DupArgs, "dup.args"),
                                             B.getInt64(DupArgs.size())});
     return SB;
   }
-  Value *Table = shadowGlobalTable(Level, /*Lane=*/0);
+  Value *Table = shadowGlobalTable(B, Level, /*Lane=*/0);
   Value *Args = stackArray(B, DupArgs, "dup.args");
   Value *Count = B.getInt64(DupArgs.size());
   B.CreateCall(ABI.checkNestedDupArgs(),
@@ -610,14 +662,21 @@ void Differentiator::bindShadowGlobalsOneLevelUp(IRBuilder<> &B, CallBase &Bind,
                                                  Value *InnerShadows,
                                                  Value *OuterShadows,
                                                  unsigned Level) {
-  auto *Inner = cast<GlobalVariable>(Bind.getArgOperand(0));
+  auto *Inner = dyn_cast<GlobalVariable>(Bind.getArgOperand(0));
+  if (!Inner) {
+    reportUnsupported(Bind, *Bind.getFunction(),
+                      "a thread_local global that holds pointers, in code "
+                      "differentiated in reverse mode over a gradient "
+                      "(reverse over reverse), is not supported yet");
+    return noteFailure();
+  }
   SmallVector<Constant *, 8> Entries;
   for (Use &Entry : cast<ConstantArray>(Inner->getInitializer())->operands()) {
     auto *InnerShadow =
         cast<GlobalVariable>(cast<ConstantStruct>(Entry.get())->getOperand(1));
     Entries.push_back(shadowGlobalEntry(InnerShadow, /*Lane=*/0, Level));
   }
-  Value *Table = tableOf(Entries);
+  Value *Table = tableOf(B, Entries);
   Value *Count = Bind.getArgOperand(5);
   SmallVector<Value *, 4> Unread(cast<ConstantInt>(Count)->getZExtValue(),
                                  ConstantPointerNull::get(B.getPtrTy()));
@@ -654,7 +713,7 @@ Differentiator::boundShadowGlobals(IRBuilder<> &B, const GradientRequest &R) {
   SmallVector<Value *, 4> DupArgs = dupArguments(R);
   SB.Args = stackArray(B, DupArgs, "dup.args");
   SB.Count = B.getInt64(DupArgs.size());
-  SB.Tables.push_back(shadowGlobalTable(R.Sig.Level, /*Lane=*/0));
+  SB.Tables.push_back(shadowGlobalTable(B, R.Sig.Level, /*Lane=*/0));
   SB.UserShadows.push_back(stackArray(B, R.Shadows, "dup.shadows"));
   return SB;
 }

@@ -143,8 +143,13 @@ private:
   llvm::GlobalVariable *primalOf(llvm::GlobalVariable *Shadow) const;
   llvm::Constant *shadowGlobalEntry(llvm::GlobalVariable *G, unsigned Lane,
                                     unsigned Level);
-  llvm::GlobalVariable *tableOf(llvm::ArrayRef<llvm::Constant *> Entries);
-  llvm::GlobalVariable *shadowGlobalTable(unsigned Level, unsigned Lane);
+  /// A table of \p Entries for the runtime: a constant, or where it holds
+  /// thread_local globals a stack array filled in at the start of the
+  /// function \p B is in.
+  llvm::Value *tableOf(llvm::IRBuilder<> &B,
+                       llvm::ArrayRef<llvm::Constant *> Entries);
+  llvm::Value *shadowGlobalTable(llvm::IRBuilder<> &B, unsigned Level,
+                                 unsigned Lane);
   void zeroShadowGlobals(llvm::IRBuilder<> &B, unsigned Level, unsigned Lane);
   llvm::Function *declareForward(const DiffSignature &Sig);
   llvm::Function *declareReverse(const DiffSignature &Sig);
@@ -179,6 +184,9 @@ private:
   std::map<std::pair<unsigned, unsigned>,
            std::pair<llvm::GlobalVariable *, size_t>>
       ShadowGlobalTables;
+  /// Whether the globals the program's pointers may reach have shadow
+  /// globals yet (shadowStoredAddressTargets, shadowInitializerTargets).
+  bool TargetsShadowed = false;
   std::vector<GradientRequest> CheckpointedRequests;
   bool Failed = false;
   /// Nested-call refusals without a source line (refuseNestedCalls), and
