@@ -20,6 +20,7 @@
 #include "Support/LibraryOutputs.h"
 #include "Support/MarkerCalls.h"
 #include "Support/ParallelRegions.h"
+#include "Support/RefusedCalls.h"
 
 using namespace llvm;
 
@@ -96,8 +97,7 @@ void TangentGenerator::tangentCall(CallBase &Call) {
     // orders both.
     return;
   case CalleeKind::External:
-    if (std::optional<std::string> Why =
-            whyOpenMPUnsupported(Info.Fn ? Info.Fn->getName() : ""))
+    if (std::optional<std::string> Why = whyRefusedCall(Call))
       return unsupported(Call, *Why);
     for (const Use &U : Call.args())
       if (AI.isVaried(U) || AI.hasShadow(U))

@@ -11,6 +11,7 @@
 #include "Reverse/GradientGenerator.h"
 #include "Support/GeneratedCode.h"
 #include "Support/ParallelRegions.h"
+#include "Support/RefusedCalls.h"
 
 #include "Support/RuntimeABI.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -301,6 +302,10 @@ Value *GradientGenerator::reallocShadow(IRBuilder<> &B, CallBase &Call,
 void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
   if (std::optional<NestedRuntime> Kind = nestedRuntimeCall(Call))
     return forwardNestedRuntime(Call, *Kind, FwdI);
+  // Here, not in the reverse sweep: a longjmp ends a block that never
+  // reaches the return, which only the forward sweep has.
+  if (std::optional<std::string> Why = whyRefusedCall(Call))
+    return unsupported(Call, *Why);
   CalleeInfo Info = classifyCall(Call);
   IRBuilder<> B(FwdI->getNextNode());
   // At the call's line: a derivative differentiated again (nested

@@ -21,6 +21,7 @@
 #include "Support/LibraryRules.h"
 #include "Support/MarkerCalls.h"
 #include "Support/ParallelRegions.h"
+#include "Support/RefusedCalls.h"
 
 #include "Support/RuntimeABI.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -537,9 +538,9 @@ void GradientGenerator::reverseCall(CallBase &Call) {
   case CalleeKind::ParallelSync:
     return reverseParallelSync(Call);
   case CalleeKind::External:
-    if (std::optional<std::string> Why =
-            whyOpenMPUnsupported(Info.Fn ? Info.Fn->getName() : ""))
-      return unsupported(Call, *Why);
+    // Reported by the forward sweep, which has every block.
+    if (whyRefusedCall(Call))
+      return;
     for (const Use &U : Call.args())
       if (AI.isVaried(U) || AI.hasShadow(U))
         return unsupported(

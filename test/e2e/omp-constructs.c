@@ -1,7 +1,9 @@
 // OpenMP constructs around differentiated code, reverse and forward mode:
 // an if clause true and false at run time, collapse(2), single and master
 // inside a region, a region in a callee (firstprivate and lastprivate),
-// worksharing loops with nowait, and a reduction over an array section.
+// worksharing loops with nowait, a reduction over an array section, and a
+// region's gradient in split mode (another region's gradient runs between
+// the halves).
 // Gradients and a tangent along one direction on teams of 1, 3 and 4
 // threads against central differences, at -O0 to -O3. (omp-parallel.c has
 // schedules, reductions, critical, atomic and barriers.)
@@ -126,6 +128,21 @@ int main(void) {
     CHECK_GRADIENT_AND_DIRECTION("calls_region", calls_region, x, N);
     CHECK_GRADIENT_AND_DIRECTION("nowait_loops", nowait_loops, x, N);
     CHECK_GRADIENT_AND_DIRECTION("array_reduction", array_reduction, x, N);
+  }
+  /* Split mode: the region's tapes wait in the split call between its
+   * halves, with code between them that runs regions of its own. */
+  for (int k = 0; k < 3; ++k) {
+    omp_set_num_threads(teams[k]);
+    double plain[N] = {0}, split[N] = {0};
+    __capsule_autodiff((void *)collapsed, x, plain);
+    void *tape = __capsule_augmentfwd((void *)collapsed, x, split);
+    double between[N] = {0};
+    __capsule_autodiff((void *)with_if, x, between);
+    check_grad_fd("with_if between the halves", between, with_if_fd, 0, x, N);
+    __capsule_reverse((void *)collapsed, x, split, 1.0, tape);
+    for (int i = 0; i < N; ++i)
+      check_close("collapsed (split mode)", split[i], plain[i], CHECK_CF_RTOL,
+                  CHECK_CF_ATOL);
   }
   return check_report();
 }
