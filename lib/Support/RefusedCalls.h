@@ -1,5 +1,4 @@
-//===- RefusedCalls.h - Library calls no derivative goes through -*- C++
-//-*-===//
+//===- RefusedCalls.h - Calls no derivative goes through -------*- C++ -*-===//
 //
 // Some library calls change how the program runs rather than what it
 // computes: they start threads that run code the derivative never sees,
