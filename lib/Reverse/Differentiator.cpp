@@ -507,19 +507,21 @@ Value *Differentiator::tableOf(IRBuilder<> &B, ArrayRef<Constant *> Entries) {
 
 Value *Differentiator::shadowGlobalTable(IRBuilder<> &B, unsigned Level,
                                          unsigned Lane) {
-  auto &[Table, Covered] = ShadowGlobalTables[{Level, Lane}];
+  // A table naming thread_local globals is on a function's stack and serves
+  // that function only.
+  Function *Owner = any_of(ShadowGlobals,
+                           [](GlobalVariable *S) { return S->isThreadLocal(); })
+                        ? B.GetInsertBlock()->getParent()
+                        : nullptr;
+  auto &[Table, Covered] = ShadowGlobalTables[{Owner, Level, Lane}];
   if (Table && Covered == ShadowGlobals.size())
     return Table;
+  Covered = ShadowGlobals.size();
   SmallVector<Constant *, 8> Entries;
   for (GlobalVariable *Shadow : ShadowGlobals)
     Entries.push_back(shadowGlobalEntry(primalOf(Shadow), Lane, Level));
-  Value *Made = tableOf(B, Entries);
-  // A table on a function's stack serves that function only.
-  if (auto *Constant = dyn_cast<GlobalVariable>(Made)) {
-    Table = Constant;
-    Covered = ShadowGlobals.size();
-  }
-  return Made;
+  Table = tableOf(B, Entries);
+  return Table;
 }
 
 /// The number of entries of a table of shadowGlobalTable().

@@ -180,9 +180,11 @@ private:
       ExtraShadowOf;
   /// The runtime's tables of the shadow globals of a (level, lane), and how
   /// many of ShadowGlobals each covers: remade when shadow globals were
-  /// added since (a later round's derivatives).
-  std::map<std::pair<unsigned, unsigned>,
-           std::pair<llvm::GlobalVariable *, size_t>>
+  /// added since (a later round's derivatives). Keyed by the function too
+  /// when they are on its stack (they name thread_local globals), by null
+  /// when they are constants.
+  std::map<std::tuple<llvm::Function *, unsigned, unsigned>,
+           std::pair<llvm::Value *, size_t>>
       ShadowGlobalTables;
   /// Whether the globals the program's pointers may reach have shadow
   /// globals yet (shadowStoredAddressTargets, shadowInitializerTargets).

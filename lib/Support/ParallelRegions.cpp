@@ -38,25 +38,17 @@ Value *fromForked(IRBuilder<> &B, Value *Word, Type *T) {
 
 /// The float or double whose bits \p Capture is, if clang passed one by
 /// value: a bitcast (zero-extended for a float), or at -O0 a stack slot of
-/// its own the value was stored in. \p Dead gets what carried the bits, to
-/// erase once the fork is gone.
-static Value *capturedFloat(Value *Capture,
-                            SmallVectorImpl<Instruction *> &Dead) {
+/// its own the value was stored in.
+static Value *capturedFloat(Value *Capture) {
   auto IsFloat = [](const Value *V) {
     return V->getType()->isDoubleTy() || V->getType()->isFloatTy();
   };
   Value *Word = Capture;
-  if (auto *Ext = dyn_cast<ZExtInst>(Word)) {
-    Dead.push_back(Ext);
+  if (auto *Ext = dyn_cast<ZExtInst>(Word))
     Word = Ext->getOperand(0);
-  }
   if (auto *Cast = dyn_cast<BitCastInst>(Word);
-      Cast && IsFloat(Cast->getOperand(0))) {
-    Dead.push_back(Cast);
+      Cast && IsFloat(Cast->getOperand(0)))
     return Cast->getOperand(0);
-  }
-  if (Word != Capture)
-    Dead.pop_back();
   auto *Load = dyn_cast<LoadInst>(Capture);
   auto *Slot = Load ? dyn_cast<AllocaInst>(Load->getPointerOperand()) : nullptr;
   if (!Slot || !Load->getType()->isIntegerTy(64) || !Slot->hasNUses(2))
@@ -67,8 +59,23 @@ static Value *capturedFloat(Value *Capture,
       !IsFloat(Store->getValueOperand()) ||
       Store->getParent() != Load->getParent() || !Store->comesBefore(Load))
     return nullptr;
-  append_range(Dead, ArrayRef<Instruction *>{Load, Store, Slot});
   return Store->getValueOperand();
+}
+
+/// Erases what made \p Word, a capture's bits the fork passed, once nothing
+/// else uses them: the differentiability checks would take a float's bits
+/// for a lost derivative. At -O0 that is the stack slot and its store too.
+static void eraseCapturedWord(Instruction &Word) {
+  if (!Word.use_empty())
+    return;
+  auto *Load = dyn_cast<LoadInst>(&Word);
+  auto *Slot = Load ? dyn_cast<AllocaInst>(Load->getPointerOperand()) : nullptr;
+  RecursivelyDeleteTriviallyDeadInstructions(&Word);
+  if (!Slot)
+    return;
+  for (User *U : make_early_inc_range(Slot->users()))
+    cast<StoreInst>(U)->eraseFromParent();
+  Slot->eraseFromParent();
 }
 
 /// Gives the uses of \p Bits, a capture's word in a retyped microtask, the
@@ -159,14 +166,15 @@ static void lowerFork(CallBase &Fork) {
       Micro->arg_size() != Fork.arg_size() - ForkCaptures + MicrotaskCaptures)
     return;
   SmallVector<Type *, 8> Retyped(Micro->arg_size(), nullptr);
-  SmallVector<Instruction *, 4> Dead;
+  SmallVector<Instruction *, 4> Words;
   SmallVector<Value *, 8> Args(
       MicrotaskCaptures,
       Constant::getNullValue(Fork.getArgOperand(0)->getType()));
   for (unsigned K = ForkCaptures; K < Fork.arg_size(); ++K) {
     Value *Capture = Fork.getArgOperand(K);
-    if (Value *Real = capturedFloat(Capture, Dead)) {
+    if (Value *Real = capturedFloat(Capture)) {
       Retyped[K - ForkCaptures + MicrotaskCaptures] = Real->getType();
+      Words.push_back(cast<Instruction>(Capture));
       Capture = Real;
     }
     Args.push_back(Capture);
@@ -180,11 +188,8 @@ static void lowerFork(CallBase &Fork) {
   Call->setMetadata(RegionMetadata, MDNode::get(C, ValueAsMetadata::get(
                                                        Fork.getArgOperand(0))));
   Fork.eraseFromParent();
-  // The differentiability checks would take a double's bits for a lost
-  // derivative.
-  for (Instruction *I : Dead)
-    if (I->use_empty())
-      I->eraseFromParent();
+  for (Instruction *Word : Words)
+    eraseCapturedWord(*Word);
 }
 
 /// A call of the runtime's \p Name (i64 (ptr loc, i32 gtid, ptr lock)) in
