@@ -101,18 +101,13 @@ static double array_reduction(double *x) {
   return h[0] * h[1] + h[2] * h[3];
 }
 
-#define FD_OF(F)                                                               \
-  static double F##_fd(double *x, void *ctx) {                                 \
-    (void)ctx;                                                                 \
-    return F(x);                                                               \
-  }
-FD_OF(with_if)
-FD_OF(serialized_if)
-FD_OF(collapsed)
-FD_OF(single_master)
-FD_OF(calls_region)
-FD_OF(nowait_loops)
-FD_OF(array_reduction)
+CHECK_FD_OF(with_if)
+CHECK_FD_OF(serialized_if)
+CHECK_FD_OF(collapsed)
+CHECK_FD_OF(single_master)
+CHECK_FD_OF(calls_region)
+CHECK_FD_OF(nowait_loops)
+CHECK_FD_OF(array_reduction)
 
 int main(void) {
   double x[N];

@@ -41,15 +41,9 @@ static double levels(double *x, int depth) {
 
 static double recursive(double *x) { return levels(x, 3); }
 
-static double nested_fd(double *x, void *ctx) {
-  (void)ctx;
-  return nested(x);
-}
+CHECK_FD_OF(nested)
 
-static double recursive_fd(double *x, void *ctx) {
-  (void)ctx;
-  return recursive(x);
-}
+CHECK_FD_OF(recursive)
 
 int main(void) {
   double x[N];

@@ -166,18 +166,13 @@ static double stepped(double *x) {
     CHECK_GRADIENT_AND_DIRECTION(#F, F, x, N);                                 \
   }
 
-#define FD_OF(F)                                                               \
-  static double F##_fd(double *x, void *ctx) {                                 \
-    (void)ctx;                                                                 \
-    return F(x);                                                               \
-  }
-FD_OF(dynamic_stencil)
-FD_OF(two_phases)
-FD_OF(critical_squares)
-FD_OF(atomic_products)
-FD_OF(copied_windows)
-FD_OF(contended)
-FD_OF(stepped)
+CHECK_FD_OF(dynamic_stencil)
+CHECK_FD_OF(two_phases)
+CHECK_FD_OF(critical_squares)
+CHECK_FD_OF(atomic_products)
+CHECK_FD_OF(copied_windows)
+CHECK_FD_OF(contended)
+CHECK_FD_OF(stepped)
 
 int main(void) {
   double x[N];

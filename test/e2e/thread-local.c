@@ -37,10 +37,7 @@ static double through_scratch(double *x) {
   return s;
 }
 
-static double through_scratch_fd(double *x, void *ctx) {
-  (void)ctx;
-  return through_scratch(x);
-}
+CHECK_FD_OF(through_scratch)
 
 /* Names the thread-local array and gets it as its argument too. */
 static double aliased(double *b) {
@@ -64,10 +61,7 @@ static double team_scratch(double *x) {
   return s;
 }
 
-static double team_scratch_fd(double *x, void *ctx) {
-  (void)ctx;
-  return team_scratch(x);
-}
+CHECK_FD_OF(team_scratch)
 
 /* Second derivatives through thread-local memory (without pointers):
  * reverse over reverse of a weighted sum of the gradient. */
@@ -90,10 +84,7 @@ static double gradient_sum(double *x) {
   return s;
 }
 
-static double gradient_sum_fd(double *x, void *ctx) {
-  (void)ctx;
-  return gradient_sum(x);
-}
+CHECK_FD_OF(gradient_sum)
 
 typedef struct {
   double x[N], dx[N], weights[N];

@@ -294,6 +294,14 @@ CHECK_UNUSED_ static int check_jvp_fd(const char *what, const double *got,
     }                                                                          \
   } while (0)
 
+/* F##_fd, the check_fn evaluating F(double *x) that the macros below
+ * compare F's derivatives with. */
+#define CHECK_FD_OF(F)                                                         \
+  static double F##_fd(double *x, void *ctx) {                                 \
+    (void)ctx;                                                                 \
+    return F(x);                                                               \
+  }
+
 /* Gradient (reverse mode) of F(double *x) at x[0..n), n <= 64, against
  * central differences of F##_fd, and its tangent along one fixed direction
  * (forward mode) against the differences' sum along it; what is a string
