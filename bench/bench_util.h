@@ -273,6 +273,27 @@ static inline double bench_tape_traffic_s(uint64_t bytes) {
   return seconds;
 }
 
+/* A measurement a child process made, and its own peak RSS. */
+typedef struct bench_child_measurement {
+  double seconds;
+  double maxrss_mib;
+} bench_child_measurement;
+
+/* The parent's side of a measurement in child `pid`, which wrote its
+ * seconds to the pipe `fd` and exited: zero when it failed. */
+static inline int bench_child_result(int fd[2], pid_t pid,
+                                     bench_child_measurement *r) {
+  int status;
+  struct rusage ru;
+  int ok = read(fd[0], &r->seconds, sizeof r->seconds) == sizeof r->seconds &&
+           wait4(pid, &status, 0, &ru) == pid && WIFEXITED(status) &&
+           WEXITSTATUS(status) == 0;
+  close(fd[0]);
+  close(fd[1]);
+  r->maxrss_mib = ok ? (double)ru.ru_maxrss / 1024.0 : 0;
+  return ok;
+}
+
 /* "<label>: <base> X ms, <what> Y ms, <what>/<base> Z (median of R)" (the
  * base is the side measured as the primal: the primal, or the gradient), a
  * second line with the tape and RSS figures, and a third with the time the

@@ -46,10 +46,9 @@ static void plain_gradient_of(const double *x0, double *d_x0, double *work,
 static void checkpointed_gradient_of(const double *x0, double *d_x0,
                                      double *work, double *d_work, long n,
                                      long l, double phi) {
-  __capsule_autodiff_checkpointed_v((void *)rotation_objective, capsule_dup,
-                                    x0, d_x0, capsule_dup, work, d_work,
-                                    capsule_const, n, capsule_const, l,
-                                    capsule_const, phi);
+  __capsule_autodiff_checkpointed_v(
+      (void *)rotation_objective, capsule_dup, x0, d_x0, capsule_dup, work,
+      d_work, capsule_const, n, capsule_const, l, capsule_const, phi);
 }
 
 /* H v into hv, along v[k] = cos(k); the gradient goes to c->d_x0. */
@@ -78,14 +77,9 @@ static void hessian_vector(rotation_ctx *c, int checkpointed, double *hv) {
   free(t_d_work);
 }
 
-typedef struct measurement {
-  double seconds;
-  double maxrss_mib;
-} measurement;
-
 /* Runs one mode of one size in a child; its gradient goes to `out`. */
-static measurement measure(enum mode m, long n, long l, double phi,
-                           double *out) {
+static bench_child_measurement measure(enum mode m, long n, long l, double phi,
+                                       double *out) {
   int fd[2];
   if (pipe(fd) != 0)
     exit(2);
@@ -112,18 +106,11 @@ static measurement measure(enum mode m, long n, long l, double phi,
       _exit(2);
     _exit(0);
   }
-  measurement r = {0, 0};
-  int status;
-  struct rusage ru;
-  if (read(fd[0], &r.seconds, sizeof r.seconds) != sizeof r.seconds ||
-      wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
-      WEXITSTATUS(status) != 0) {
+  bench_child_measurement r;
+  if (!bench_child_result(fd, pid, &r)) {
     printf("%s l=%ld failed\n", mode_name[m], l);
     exit(1);
   }
-  close(fd[0]);
-  close(fd[1]);
-  r.maxrss_mib = (double)ru.ru_maxrss / 1024.0;
   return r;
 }
 
@@ -149,15 +136,15 @@ static double max_rel_diff(const double *a, const double *b, long n,
  * tape (tape_factor times the gradient's) fits, `plain_mode`, compared
  * value by value. */
 static void table(enum mode plain_mode, enum mode ckpt_mode, long tape_factor,
-                  const long *ls, int count, long n, double phi,
-                  double *plain, double *ckpt) {
+                  const long *ls, int count, long n, double phi, double *plain,
+                  double *ckpt) {
   printf("%6s %12s | %9s %8s | %9s %8s | %9s %8s | %7s %7s %9s %s\n", "l",
          "inner iters", "primal s", "RSS", "plain s", "RSS", "ckpt s", "RSS",
          "plain/p", "ckpt/p", "ckpt-p MB", "max rel diff");
   for (int i = 0; i < count; i++) {
     long l = ls[i], inner = rotation_total_inner(l, phi);
-    measurement p = measure(PRIMAL, n, l, phi, NULL);
-    measurement k = measure(ckpt_mode, n, l, phi, ckpt);
+    bench_child_measurement p = measure(PRIMAL, n, l, phi, NULL);
+    bench_child_measurement k = measure(ckpt_mode, n, l, phi, ckpt);
     printf("%6ld %12ld | %9.4f %8.1f | ", l, inner, p.seconds, p.maxrss_mib);
     if (tape_factor * inner > max_plain_inner_iterations) {
       printf("%9s %8s | %9.4f %8.1f | %7s %7.2f %9.1f (plain skipped: its "
@@ -167,14 +154,13 @@ static void table(enum mode plain_mode, enum mode ckpt_mode, long tape_factor,
       fflush(stdout);
       continue;
     }
-    measurement g = measure(plain_mode, n, l, phi, plain);
+    bench_child_measurement g = measure(plain_mode, n, l, phi, plain);
     int identical;
     double diff = max_rel_diff(plain, ckpt, n, &identical);
-    printf("%9.4f %8.1f | %9.4f %8.1f | %7.2f %7.2f %9.1f %.3g%s\n",
-           g.seconds, g.maxrss_mib, k.seconds, k.maxrss_mib,
-           g.seconds / p.seconds, k.seconds / p.seconds,
-           (k.maxrss_mib - p.maxrss_mib) * 1.048576, diff,
-           identical ? " (bit-identical)" : "");
+    printf("%9.4f %8.1f | %9.4f %8.1f | %7.2f %7.2f %9.1f %.3g%s\n", g.seconds,
+           g.maxrss_mib, k.seconds, k.maxrss_mib, g.seconds / p.seconds,
+           k.seconds / p.seconds, (k.maxrss_mib - p.maxrss_mib) * 1.048576,
+           diff, identical ? " (bit-identical)" : "");
     fflush(stdout);
   }
 }

@@ -62,17 +62,6 @@ void initSet(GranuleSet &S, unsigned Log2) {
   S.Shift = 64 - Log2;
 }
 
-void freeSet(GranuleSet &S) {
-  std::free(S.Slots);
-  S = GranuleSet();
-}
-
-void clearSet(GranuleSet &S) {
-  if (S.Count)
-    std::memset(S.Slots, 0, (S.Mask + 1) * sizeof(uintptr_t));
-  S.Count = 0;
-}
-
 // Places Granule, known to be absent, without growing.
 void place(GranuleSet &S, uintptr_t Granule) {
   uint64_t I = slotOf(S, Granule);
@@ -91,8 +80,30 @@ __attribute__((noinline)) void growSet(GranuleSet &S) {
   std::free(Old.Slots);
 }
 
-// Adds Granule to S; false if it was there already.
-inline bool insert(GranuleSet &S, uintptr_t Granule) {
+__thread Journal ThisThread;
+__thread bool CleanupRegistered;
+
+// Runs at thread exit with the exiting thread's TLS still in place.
+void freeThreadJournal(void *) {
+  ThisThread.freeAll();
+  // A later key destructor may use the journal again and must register anew.
+  CleanupRegistered = false;
+}
+
+} // namespace
+
+void freeGranules(GranuleSet &S) {
+  std::free(S.Slots);
+  S = GranuleSet();
+}
+
+void clearGranules(GranuleSet &S) {
+  if (S.Count)
+    std::memset(S.Slots, 0, (S.Mask + 1) * sizeof(uintptr_t));
+  S.Count = 0;
+}
+
+bool insertGranule(GranuleSet &S, uintptr_t Granule) {
   if (__builtin_expect(!S.Slots, 0))
     initSet(S, MinSetLog2);
   uint64_t I = slotOf(S, Granule);
@@ -109,18 +120,6 @@ inline bool insert(GranuleSet &S, uintptr_t Granule) {
     growSet(S);
   return true;
 }
-
-__thread Journal ThisThread;
-__thread bool CleanupRegistered;
-
-// Runs at thread exit with the exiting thread's TLS still in place.
-void freeThreadJournal(void *) {
-  ThisThread.freeAll();
-  // A later key destructor may use the journal again and must register anew.
-  CleanupRegistered = false;
-}
-
-} // namespace
 
 void Journal::write(const void *Addr, uint64_t Bytes) {
   if (!Depth || !Bytes)
@@ -149,7 +148,7 @@ void Journal::saveGranules(uintptr_t First, uintptr_t Last) {
   for (uintptr_t Granule = First;; Granule += GranuleBytes) {
     uintptr_t *Cached = Filter ? &Filter[(Granule >> 3) & FilterMask] : nullptr;
     if (!Cached || *Cached != Granule) {
-      if (insert(Saved, Granule))
+      if (insertGranule(Saved, Granule))
         append(Granule);
       if (Cached)
         *Cached = Granule;
@@ -167,6 +166,7 @@ void Journal::cacheSavedGranules(uintptr_t *Slots, uint64_t SlotCount) {
 
 // No granule lives at address 0, so zeroes cache nothing.
 void Journal::forgetCachedGranules() {
+  ++Generation;
   LastGranule = 0;
   for (SavedRange &R : Ranges)
     R = SavedRange();
@@ -220,7 +220,7 @@ void Journal::rollbackTop() {
     std::memcpy(reinterpret_cast<void *>(Entries[I].Granule), &Entries[I].Old,
                 GranuleBytes);
   Size = Top.Begin;
-  clearSet(Top.Saved);
+  clearGranules(Top.Saved);
   forgetCachedGranules();
 }
 
@@ -235,14 +235,14 @@ void Journal::releaseTop() {
     GranuleSet &Parent = Segments[Depth - 2].Saved;
     uint64_t Kept = Top.Begin;
     for (uint64_t I = Top.Begin; I != Size; ++I)
-      if (insert(Parent, Entries[I].Granule))
+      if (insertGranule(Parent, Entries[I].Granule))
         Entries[Kept++] = Entries[I];
     Size = Kept;
   }
   if (Top.Saved.Mask + 1 > MaxKeptSetSlots)
-    freeSet(Top.Saved);
+    freeGranules(Top.Saved);
   else
-    clearSet(Top.Saved);
+    clearGranules(Top.Saved);
   setDepth(Depth - 1);
 }
 
@@ -255,7 +255,7 @@ uint64_t Journal::segmentBytes(uint32_t Level) const {
 
 void Journal::freeAll() {
   for (uint32_t I = 0; I != SegmentCapacity; ++I)
-    freeSet(Segments[I].Saved);
+    freeGranules(Segments[I].Saved);
   std::free(Segments);
   std::free(Entries);
   Segments = nullptr;
@@ -294,6 +294,8 @@ extern "C" void __capsule_journal_write(void *Addr, uint64_t Bytes) {
   // Nor do the shadows of such slots in checkpointed code.
   if (capsule::inScratchShadows(At))
     return;
+  if (capsule::Team *T = capsule::CurrentTeam)
+    return capsule::teamJournalWrite(*T, Addr, Bytes);
   // Generated code calls this only with a live snapshot, so the thread
   // journal is already set up.
   capsule::ThisThread.write(Addr, Bytes);

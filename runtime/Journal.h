@@ -51,6 +51,12 @@ struct GranuleSet {
   unsigned Shift = 0; // 64 - log2(capacity), for Fibonacci hashing
 };
 
+/// Adds \p Granule to \p S; false if it was there already.
+bool insertGranule(GranuleSet &S, uintptr_t Granule);
+/// Empties \p S, keeping its table; frees its table.
+void clearGranules(GranuleSet &S);
+void freeGranules(GranuleSet &S);
+
 /// The part of the journal one snapshot owns: the entries from Begin to the
 /// next segment's Begin (or the end), and the set of their granules.
 struct JournalSegment {
@@ -84,6 +90,11 @@ public:
 
   /// Number of live snapshots.
   uint32_t depth() const { return Depth; }
+
+  /// Changes whenever what the newest snapshot has saved may shrink (a new
+  /// snapshot, a rollback, a release): a cache of saved granules tagged
+  /// with it is valid while it stays the same.
+  uint64_t generation() const { return Generation; }
 
   /// Payload bytes (GranuleBytes per saved granule) of the segment of live
   /// snapshot Level, 0 being the oldest.
@@ -136,6 +147,7 @@ private:
   // The granule found or saved last in the newest segment (0: none): stores
   // to the same variable in a row skip the hash lookup.
   uintptr_t LastGranule = 0;
+  uint64_t Generation = 0;
   // The last few writes of several granules the newest segment saved, by
   // first and last granule: code that saves a whole array before a loop
   // over it, time step after time step, skips the granule-by-granule work.
@@ -159,6 +171,13 @@ Journal &threadJournal();
 /// the run's own frames, which __capsule_journal_write does not journal.
 /// Null outside runs.
 extern __thread char *RunStackTop;
+
+/// The team of a parallel region this thread runs its share of, if any
+/// (JournalTeams.cpp), and how its threads' stores are journaled: in the
+/// journal of the thread that forked it.
+struct Team;
+extern __thread Team *CurrentTeam;
+void teamJournalWrite(Team &T, void *Addr, uint64_t Bytes);
 
 /// What generated code does before a store: journal it if a snapshot is
 /// live. The allocator uses it for its own metadata.

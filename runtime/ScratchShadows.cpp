@@ -70,6 +70,13 @@ bool inScratchShadows(const void *P) {
 
 char *scratchShadowMark() { return ThisThread.Top; }
 
+ScratchRange scratchShadowRange() {
+  ThreadScratch &S = ThisThread;
+  if (!S.Base)
+    reserve(S);
+  return {S.Base, S.Base + ScratchBytes};
+}
+
 void releaseScratchShadowsAbove(char *Mark) {
   ThreadScratch &S = ThisThread;
   // A mark taken before the first allocation reserved the stack.

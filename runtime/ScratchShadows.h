@@ -13,6 +13,14 @@ bool inScratchShadows(const void *P);
 char *scratchShadowMark();
 void releaseScratchShadowsAbove(char *Mark);
 
+/// The address range of this thread's scratch shadows, reserving it first
+/// if need be. Another thread writing there (a thread of a team this one
+/// forked, JournalTeams.cpp) must not journal the write either.
+struct ScratchRange {
+  const char *Begin, *End;
+};
+ScratchRange scratchShadowRange();
+
 } // namespace capsule
 
 #endif // CAPSULE_RUNTIME_SCRATCHSHADOWS_H

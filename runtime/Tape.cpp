@@ -162,12 +162,17 @@ void releaseStack(Tape T) {
   T.Header = capsule_tape_state{};
 }
 
-// A chunk that can hold at least N bytes; Room (>= N) is what the tape limit
-// still allows, so no more than that is allocated. A kept chunk serves if it
-// is as large as a new chunk would be (its usable end is capped at Room by
-// the caller).
-Chunk *acquire(ThreadTape &T, uint64_t N, uint64_t Room) {
-  uint64_t Capacity = std::min(std::max(ChunkBytes.load(), N), Room);
+// A chunk that can hold at least N bytes on a tape holding InUse bytes; Room
+// (>= N) is what the tape limit still allows, so no more than that is
+// allocated. Chunks grow with the tape, from FirstChunkBytes to ChunkBytes:
+// a tape that stays small (the share of one parallel region a thread
+// records, thousands of them alive at once) does not take a whole chunk of
+// the default size. A kept chunk serves if it is as large as a new chunk
+// would be (its usable end is capped at Room by the caller).
+Chunk *acquire(ThreadTape &T, uint64_t N, uint64_t InUse, uint64_t Room) {
+  uint64_t Grown =
+      std::min(std::max(InUse, capsule::FirstChunkBytes), ChunkBytes.load());
+  uint64_t Capacity = std::min(std::max(Grown, N), Room);
   for (Chunk **Link = &T.Free; *Link; Link = &(*Link)->Below) {
     Chunk *C = *Link;
     if (C->Capacity < Capacity)
@@ -246,7 +251,7 @@ void *pushSlow(capsule::TapeLevel L, uint64_t N) {
   }
 
   registerCleanup(L);
-  Chunk *C = acquire(T, N, Room);
+  Chunk *C = acquire(T, N, InUse, Room);
   C->Below = Below;
   C->BelowTop = BelowTop;
   C->BytesBelow = InUse;

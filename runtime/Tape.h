@@ -1,10 +1,11 @@
 //===- Tape.h - Internal C++ API of the tape ------------------------------===//
 //
 // The tape behind abi.h, as seen from the rest of the runtime and from its
-// unit tests. Each thread has its own tape: a LIFO stack of chunks, each
-// DefaultChunkBytes (4 MiB) unless a single record needs more or the tape
-// limit leaves less room. A chunk's header remembers the chunk below it and
-// where that chunk's top was, so popping can step back across boundaries.
+// unit tests. Each thread has its own tape: a LIFO stack of chunks growing
+// from FirstChunkBytes (64 KiB) to DefaultChunkBytes (4 MiB), larger when a
+// single record needs more, smaller when the tape limit leaves less room. A
+// chunk's header remembers the chunk below it and where that chunk's top was,
+// so popping can step back across boundaries.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_RUNTIME_TAPE_H
 #define CAPSULE_RUNTIME_TAPE_H
@@ -19,6 +20,9 @@ namespace capsule {
 /// the slow paths are rare, small enough that the chunk a thread keeps
 /// between gradient calls stays cheap.
 constexpr uint64_t DefaultChunkBytes = uint64_t(4) << 20;
+/// Capacity of a tape's first chunk; each next one is as large as the tape
+/// already is, up to the chunk size.
+constexpr uint64_t FirstChunkBytes = uint64_t(64) << 10;
 
 /// Which of a thread's two tapes. Gradients use the inner one
 /// (__capsule_tape), except the derivatives that differentiate a gradient

@@ -104,6 +104,17 @@ void __capsule_omp_reverse_begin(void *region);
 void __capsule_omp_reverse_enter(void *region);
 void __capsule_omp_reverse_leave(void *region);
 void __capsule_omp_region_end(void *region);
+// A parallel region inside interruptible code (a checkpointed gradient's
+// runs) is one step (runtime/JournalTeams.cpp): the forking thread makes a
+// team with team_begin, each thread runs its share between team_enter and
+// team_leave, which journal its stores in the forking thread's journal and
+// show it that thread's region of runtime memory, and team_end frees the
+// team. The team is a handle, an integer to the code that passes it on: no
+// pointer a derivative would look for a shadow of.
+uint64_t __capsule_omp_team_begin(void);
+void __capsule_omp_team_enter(uint64_t team);
+void __capsule_omp_team_leave(uint64_t team);
+void __capsule_omp_team_end(uint64_t team);
 // Critical sections (and a reduction's combination, the blocking form
 // ending with the team's barrier) return their ticket, the order in which
 // threads went through sections of that name in the region; the reverses

@@ -317,6 +317,9 @@ static bool hasNoDerivative(StringRef Name) {
       .Cases("__capsule_journal_write", "__capsule_journal_barrier",
              "__capsule_frame_grow", "__capsule_arena_usable_size", true)
       .Case("__capsule_tangent_arena_usable_size", true)
+      // A parallel region's team in interruptible code (TeamRegions.h).
+      .Cases("__capsule_omp_team_begin", "__capsule_omp_team_enter",
+             "__capsule_omp_team_leave", "__capsule_omp_team_end", true)
       // A check an inner gradient call makes (nested differentiation).
       .Case("__capsule_check_nested_dup_args", true)
       // Generated dispatch stopping at a target without a derivative, and

@@ -59,12 +59,15 @@ bool CheckpointedGradients::prepare(ArrayRef<GradientRequest> Requests) {
   // counts steps differently from one that does not, even in the functions
   // both call.
   for (Function *F : Fns) {
+    // Every root's errors are reported, not only the first failing one's.
     auto Built =
         buildInterruptible(D.module(), D.abi(), {F}, /*ForCheckpointing=*/true);
-    if (!Built)
-      return false;
-    Roots[F] = Built->lookup(F);
+    if (Built)
+      Roots[F] = Built->lookup(F);
+    Ok &= Built.has_value();
   }
+  if (!Ok)
+    return false;
   for (Function *F : Fns) {
     D.get(stageSignature(*F));
     D.get(stageSignature(*F, /*Untaped=*/true));

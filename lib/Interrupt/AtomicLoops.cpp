@@ -13,13 +13,16 @@ using namespace llvm;
 
 namespace capsule {
 
-/// Whether \p L calls a function that can yield.
-static bool callsResumable(const Loop &L, const StepModel &Model) {
+/// Whether \p L calls a function that can yield, or runs a parallel
+/// region: a region's charge is not its work, which is usually the bulk of
+/// a loop around it, so a loop of regions (a time loop whose steps are
+/// parallel loops) keeps its yield point and splits between steps.
+static bool callsResumableOrTeam(const Loop &L, const StepModel &Model) {
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB)
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (Function *Callee = definedCallee(*Call))
-          if (Model.isResumable(*Callee))
+          if (Model.isResumable(*Callee) || Model.isTeamCode(*Callee))
             return true;
   return false;
 }
@@ -63,7 +66,7 @@ AtomicLoops chargeAtomicLoops(Function &F,
   for (Loop *L : A.LI.getLoopsInPreorder()) {
     BasicBlock *Preheader = L->getLoopPreheader();
     if (!L->isInnermost() || !Preheader || !L->getExitingBlock() ||
-        callsResumable(*L, Model))
+        callsResumableOrTeam(*L, Model))
       continue;
     // With a single exiting block the count is exact, so the charge is
     // what the loop runs, not a bound.

@@ -9,6 +9,7 @@
 #include "Interrupt/InterruptibleBuilder.h"
 #include "Interrupt/JournalBarriers.h"
 #include "Interrupt/ResumableSplitter.h"
+#include "Interrupt/TeamRegions.h"
 #include "Support/GeneratedCode.h"
 #include "Support/LinkTime.h"
 #include "Support/MarkerCalls.h"
@@ -79,6 +80,7 @@ PreservedAnalyses InterruptPass::run(Module &M, ModuleAnalysisManager &MAM) {
         lowerRunRequest(R, Built->lookup(R.Fn), ABI);
   for (auto [Call, Kind] : Calls)
     eraseMarkerCall(*Call);
+  forkParallelRegions(M);
   expandJournalBarriers(M, ABI);
 
   verifyGenerated(M);

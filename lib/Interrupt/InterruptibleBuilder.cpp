@@ -3,6 +3,8 @@
 // For the roots and every function they may call:
 //  1. clone each into canonical form (Preprocess), dispatch its indirect
 //     calls to direct ones and point its calls at the other clones;
+//     (the code of OpenMP parallel regions gets clones of its own, team
+//     code, run inside the runtime's team: TeamRegions.h);
 //  2. classify the clones into bounded leaves and resumable functions and
 //     count their steps (StepModel);
 //  3. instrument them: step charges, journal barriers, deterministic
@@ -17,16 +19,19 @@
 #include "Interrupt/ResumableSplitter.h"
 #include "Interrupt/StepInstrumentation.h"
 #include "Interrupt/StepModel.h"
+#include "Interrupt/TeamRegions.h"
 #include "Support/CustomRules.h"
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
 #include "Support/IndirectDispatch.h"
 #include "Support/LibraryRules.h"
+#include "Support/ParallelRegions.h"
 #include "Support/Preprocess.h"
 #include "Support/RuntimeABI.h"
 #include "Support/RuntimeStateInRegisters.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/PointerIntPair.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -49,19 +54,26 @@ public:
   build(ArrayRef<Function *> Roots);
 
 private:
+  /// A function and whether its clone is team code (runs in a parallel
+  /// region, whose team never yields).
+  using CloneKey = PointerIntPair<Function *, 1, bool>;
+
   bool cloneReachable(ArrayRef<Function *> Roots);
   Function *routeIterationMarkers();
   bool checkCloneable(Function &F);
   void dispatchIndirectCalls(Function &Clone, const Function &Origin);
-  void callClones(Function &Clone);
+  void callClones(Function &Clone, bool InTeam);
+  void callShells();
   GlobalVariable *entryOf(Function &Root, Function &Step, uint64_t Bytes);
   void discardGenerated();
 
   Module &M;
   RuntimeABI &ABI;
   bool ForCheckpointing;
-  /// Original function -> its clone, in reach order.
-  MapVector<Function *, Function *> Clones;
+  /// (original function, team code) -> its clone, in reach order.
+  MapVector<CloneKey, Function *> Clones;
+  /// The shells of the team code regions call (TeamRegions.h).
+  SmallVector<Function *, 4> Shells;
   StepFunctions Steps;
 };
 
@@ -110,21 +122,38 @@ bool InterruptibleBuilder::checkCloneable(Function &F) {
   return true;
 }
 
+/// Whether \p Call, in team code if \p InTeam, calls team code: a parallel
+/// region, or a microtask called directly (a region whose `if` clause is
+/// false, a team of one that must not yield either).
+static bool callsTeamCode(const CallBase &Call, bool InTeam) {
+  const Function *Callee = Call.getCalledFunction();
+  return InTeam || isParallelRegionCall(Call) ||
+         (Callee && isForkedMicrotask(*Callee));
+}
+
 /// Clones the roots and, transitively, every function the canonical clones
 /// may call, directly or through function pointers (so code only reachable
 /// from landing pads, which canonicalization drops, is not cloned).
 bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
   bool Ok = true;
-  SetVector<Function *> Work(Roots.begin(), Roots.end());
+  SetVector<CloneKey> Work;
+  for (Function *Root : Roots)
+    Work.insert(CloneKey(Root, false));
   for (size_t I = 0; I < Work.size(); ++I) {
-    Function *F = Work[I];
+    Function *F = Work[I].getPointer();
+    bool InTeam = Work[I].getInt();
     if (!checkCloneable(*F)) {
       Ok = false;
       continue;
     }
     Function *Clone = prepareForDifferentiation(*F);
-    Clone->setName(F->getName() + ".capsule.interruptible");
-    Clones[F] = Clone;
+    Clone->setName(F->getName() +
+                   (InTeam ? ".capsule.team" : ".capsule.interruptible"));
+    // Then a team's loops have trip counts: they charge their steps and
+    // save their chunks of arrays for the journal once, before they run.
+    if (InTeam)
+      hoistChunkBounds(*Clone);
+    Clones[CloneKey(F, InTeam)] = Clone;
     for (Instruction &Inst : instructions(*Clone)) {
       auto *Call = dyn_cast<CallBase>(&Inst);
       if (!Call || Call->isInlineAsm())
@@ -146,12 +175,13 @@ bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
         continue;
       }
       // A function differentiated as a libm function runs as one.
+      bool CalleeInTeam = callsTeamCode(*Call, InTeam);
       if (Function *Callee = definedCallee(*Call);
           Callee && !functionLikeName(*Callee))
-        Work.insert(Callee);
+        Work.insert(CloneKey(Callee, CalleeInTeam));
       else if (!Call->getCalledFunction())
         for (Function *Target : indirectCallTargets(M, Call->getFunctionType()))
-          Work.insert(Target);
+          Work.insert(CloneKey(Target, CalleeInTeam));
     }
   }
   return Ok;
@@ -183,14 +213,35 @@ void InterruptibleBuilder::dispatchIndirectCalls(Function &Clone,
   }
 }
 
-void InterruptibleBuilder::callClones(Function &Clone) {
+void InterruptibleBuilder::callClones(Function &Clone, bool InTeam) {
   for (Instruction &I : instructions(Clone))
     if (auto *Call = dyn_cast<CallBase>(&I))
       if (Function *Callee = Call->getCalledFunction())
-        if (Function *Target = Clones.lookup(Callee))
+        if (Function *Target =
+                Clones.lookup(CloneKey(Callee, callsTeamCode(*Call, InTeam))))
           // A replayed call runs the program's own function, once.
           if (!isReplayedCall(*Call))
             Call->setCalledFunction(Target);
+}
+
+/// Each parallel region calls the shell of its team code, in a team.
+void InterruptibleBuilder::callShells() {
+  DenseMap<Function *, Function *> ShellOf;
+  SmallVector<CallBase *, 4> Regions;
+  for (auto &[Key, Clone] : Clones)
+    for (Instruction &I : instructions(*Clone))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (isParallelRegionCall(*Call))
+          Regions.push_back(Call);
+  for (CallBase *Region : Regions) {
+    Function *Body = Region->getCalledFunction();
+    Function *&Shell = ShellOf[Body];
+    if (!Shell) {
+      Shell = teamShell(*Body, ABI);
+      Shells.push_back(Shell);
+    }
+    callInTeam(*Region, *Shell, ABI);
+  }
 }
 
 GlobalVariable *InterruptibleBuilder::entryOf(Function &Root, Function &Step,
@@ -238,7 +289,7 @@ Function *InterruptibleBuilder::routeIterationMarkers() {
   ReturnInst::Create(C, BasicBlock::Create(C, "entry", Boundary));
   for (CallBase *Call : Markers)
     Call->setCalledFunction(Boundary);
-  Clones[Boundary] = Boundary;
+  Clones[CloneKey(Boundary, false)] = Boundary;
   return Boundary;
 }
 
@@ -250,6 +301,7 @@ void InterruptibleBuilder::discardGenerated() {
     Generated.push_back(Clone);
   for (auto &[Clone, Step] : Steps)
     Generated.push_back(Step);
+  append_range(Generated, Shells);
   for (Function *F : Generated)
     F->dropAllReferences();
   for (Function *F : Generated) {
@@ -269,32 +321,41 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
       recordCopyKinds(*Clone);
     }
   }
-  for (auto &[F, Clone] : Clones)
-    dispatchIndirectCalls(*Clone, *F);
-  for (auto &[F, Clone] : Clones)
-    Ok &= replayNondeterministicCalls(*Clone, *F, ABI);
-  for (auto &[F, Clone] : Clones)
-    callClones(*Clone);
+  for (auto &[Key, Clone] : Clones)
+    dispatchIndirectCalls(*Clone, *Key.getPointer());
+  for (auto &[Key, Clone] : Clones)
+    Ok &= replayNondeterministicCalls(*Clone, *Key.getPointer(), ABI);
+  for (auto &[Key, Clone] : Clones)
+    callClones(*Clone, Key.getInt());
+  callShells();
 
-  SmallVector<Function *, 16> AllClones, RootClones;
-  for (auto &[F, Clone] : Clones)
+  SmallVector<Function *, 16> AllClones(Shells.begin(), Shells.end());
+  SmallVector<Function *, 16> TeamCode(Shells.begin(), Shells.end());
+  SmallVector<Function *, 16> RootClones;
+  for (auto &[Key, Clone] : Clones) {
     AllClones.push_back(Clone);
+    if (Key.getInt())
+      TeamCode.push_back(Clone);
+  }
   for (Function *Root : Roots)
-    RootClones.push_back(Clones.lookup(Root));
+    RootClones.push_back(Clones.lookup(CloneKey(Root, false)));
   if (Boundary)
     RootClones.push_back(Boundary);
-  StepModel Model(AllClones, RootClones, Boundary);
+  StepModel Model(AllClones, RootClones, TeamCode, Boundary);
   SmallPtrSet<BasicBlock *, 16> AtomicHeaders;
-  for (auto &[F, Clone] : Clones)
-    Ok &= instrumentForInterruption(*Clone, *F, Model, ABI, AtomicHeaders);
+  for (auto &[Key, Clone] : Clones)
+    Ok &= instrumentForInterruption(*Clone, *Key.getPointer(), Model, ABI,
+                                    AtomicHeaders);
 
   LLVMContext &C = M.getContext();
   FunctionType *StepTy = FunctionType::get(
       Type::getInt1Ty(C), {PointerType::getUnqual(C)}, /*isVarArg=*/false);
-  SmallVector<Function *, 16> Leaves;
-  for (auto &[F, Clone] : Clones) {
+  SmallVector<Function *, 16> Leaves(Shells.begin(), Shells.end());
+  for (auto &[Key, Clone] : Clones) {
+    Function *F = Key.getPointer();
     if (!Model.isResumable(*Clone)) {
-      Clone->setName(F->getName() + ".capsule.leaf");
+      if (!Key.getInt())
+        Clone->setName(F->getName() + ".capsule.leaf");
       Leaves.push_back(Clone);
       continue;
     }
@@ -314,7 +375,8 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
     return std::nullopt;
   }
   DenseMap<Function *, InterruptibleRoot> Entries;
-  for (auto &[F, Clone] : Clones) {
+  for (auto &[Key, Clone] : Clones) {
+    Function *F = Key.getPointer();
     Function *Step = Steps.lookup(Clone);
     if (!Step)
       continue;
@@ -329,8 +391,10 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
     Clone->eraseFromParent();
     StepFns.insert(Step);
   }
+  SmallPtrSet<Function *, 16> Charging(StepFns.begin(), StepFns.end());
+  Charging.insert(TeamCode.begin(), TeamCode.end());
   for (Function *Step : StepFns)
-    keepBudgetInRegister(*Step, StepFns, ABI);
+    keepBudgetInRegister(*Step, Charging, ABI);
   if (ForCheckpointing) {
     for (Function *Step : StepFns)
       Step->addFnAttr(CheckpointedCodeAttr);

@@ -25,6 +25,7 @@
 #include "Support/RuntimeABI.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -157,6 +158,7 @@ private:
   std::optional<Write> journaledWrite(Instruction &I);
   bool diesBeforeAnyYield(Value *Addr) const;
   bool checkCall(CallBase &Call);
+  bool checkTeamCall(CallBase &Call);
   bool checkStackSlot(AllocaInst &AI);
   void redirectAllocation(CallBase &Call, CalleeKind Kind);
   void redirectTangentBlock(CallBase &Call, NestedRuntime Kind);
@@ -255,6 +257,27 @@ void Instrumenter::redirectTangentBlock(CallBase &Call, NestedRuntime Kind) {
   Call.eraseFromParent();
 }
 
+/// A parallel region's threads take memory from the arena and replay
+/// recorded results in an order no re-execution repeats.
+bool Instrumenter::checkTeamCall(CallBase &Call) {
+  if (allocationKind(Call)) {
+    reportNotInterruptible(Call, Origin,
+                           "allocating or freeing memory inside an OpenMP "
+                           "parallel region of interruptible code (a "
+                           "checkpointed gradient) is not supported yet; "
+                           "allocate before the region");
+    return false;
+  }
+  if (isReplayedCall(Call)) {
+    reportNotInterruptible(Call, Origin,
+                           "random numbers, clocks or input inside an OpenMP "
+                           "parallel region of interruptible code (a "
+                           "checkpointed gradient) are not supported");
+    return false;
+  }
+  return true;
+}
+
 /// Calls that stay as they are but whose effects a resumed capsule repeats
 /// are reported as warnings; calls the pass cannot make interruptible are
 /// errors.
@@ -263,18 +286,8 @@ bool Instrumenter::checkCall(CallBase &Call) {
     reportNotInterruptible(Call, Origin, "inline assembly is not supported");
     return false;
   }
-  // A team's threads would each have to stop and resume inside the region,
-  // with the journal and the capsules the runtime keeps per thread.
-  Function *Forked = Call.getCalledFunction();
-  if (isParallelRegionCall(Call) ||
-      (Forked && Forked->getName() == "__kmpc_fork_call")) {
-    reportNotInterruptible(Call, Origin,
-                           "an OpenMP parallel region inside interruptible "
-                           "code (a checkpointed gradient) is not supported "
-                           "yet; differentiate it with __capsule_autodiff or "
-                           "__capsule_fwddiff");
+  if (Model.isTeamCode(F) && !checkTeamCall(Call))
     return false;
-  }
   CalleeInfo Info = classifyCall(Call);
   switch (Info.Kind) {
   case CalleeKind::Math:
@@ -335,6 +348,11 @@ bool Instrumenter::checkCall(CallBase &Call) {
   if (Callee && (Callee->getName().starts_with("__capsule_") ||
                  !journaledLibraryOutputs(Callee->getName()).empty()))
     return true;
+  // libomp's loop bounds, thread numbers and synchronisation inside a
+  // parallel region write only the thread's own stack slots.
+  if (Callee && (isOpenMPWithoutDerivative(Callee->getName()) ||
+                 parallelSyncOf(Callee->getName()) != ParallelSync::None))
+    return true;
   warnRepeatedEffect(Call, Origin,
                      "calls external function '" +
                          (Callee ? Callee->getName() : StringRef("?")) +
@@ -378,8 +396,12 @@ void Instrumenter::journalLibraryOutputs(CallBase &Call) {
 
 void Instrumenter::chargeBlocks() {
   DenseMap<BasicBlock *, uint64_t> Costs;
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  // Team code charges its loops only (StepModel::chargesItself).
+  bool LoopsOnly = Model.isTeamCode(F);
   for (BasicBlock &BB : F)
-    Costs[&BB] = Model.blockCost(BB);
+    Costs[&BB] = LoopsOnly && !LI.getLoopFor(&BB) ? 0 : Model.blockCost(BB);
   AtomicLoops Atomic = chargeAtomicLoops(F, Costs, Model, ABI);
   AtomicHeaders.insert(Atomic.Headers.begin(), Atomic.Headers.end());
   for (auto [BB, Cost] : Costs) {
@@ -427,7 +449,7 @@ bool Instrumenter::run() {
     }
   // Costs are those of the code as the model saw it, and the budget is the
   // runtime's, not journaled memory: charge after collecting the writes.
-  if (Resumable)
+  if (Resumable || Model.chargesItself(F))
     chargeBlocks();
   for (auto [Call, Kind] : Allocations)
     redirectAllocation(*Call, Kind);

@@ -2,6 +2,7 @@
 #include "Interrupt/StepModel.h"
 
 #include "Interrupt/ReplayCalls.h"
+#include "Support/ParallelRegions.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/CFG.h"
@@ -32,7 +33,7 @@ bool isFreeInstruction(const Instruction &I) {
 uint64_t StepModel::blockCost(const BasicBlock &BB) const {
   if (OnlyCounted)
     return BB.getParent() == OnlyCounted && BB.isEntryBlock();
-  if (isReplayArm(BB))
+  if (isReplayArm(BB) || InCritical.count(&BB))
     return 0;
   uint64_t Cost = 0;
   for (const Instruction &I : BB) {
@@ -71,8 +72,9 @@ namespace {
 /// candidates; those are recursive, hence resumable.
 class RecursionFinder {
 public:
-  explicit RecursionFinder(const SetVector<Function *> &Candidates)
-      : Candidates(Candidates) {}
+  RecursionFinder(const SetVector<Function *> &Candidates,
+                  const SmallPtrSetImpl<const Function *> &TeamCode)
+      : Candidates(Candidates), TeamCode(TeamCode) {}
 
   SmallVector<Function *, 4> recursive() {
     for (Function *F : Candidates)
@@ -93,12 +95,14 @@ private:
     for (Instruction &I : instructions(*F))
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (Function *Callee = definedCallee(*Call))
-          if (Candidates.count(Callee))
+          if (Candidates.count(Callee) && !TeamCode.count(Callee))
             visit(Callee);
     States[F] = State::Done;
   }
 
   const SetVector<Function *> &Candidates;
+  // Runs atomically even when it recurses.
+  const SmallPtrSetImpl<const Function *> &TeamCode;
   DenseMap<Function *, State> States;
   SmallVector<Function *, 4> OnCycle;
 };
@@ -126,26 +130,13 @@ void dropCallersOfResumables(SetVector<Function *> &Candidates) {
 
 } // namespace
 
-StepModel::StepModel(ArrayRef<Function *> Functions, ArrayRef<Function *> Roots,
-                     const Function *OnlyCounted)
-    : OnlyCounted(OnlyCounted) {
-  SetVector<Function *> Leaves;
-  for (Function *F : Functions)
-    if (!is_contained(Roots, F) && isAcyclic(*F))
-      Leaves.insert(F);
-  while (true) {
-    dropCallersOfResumables(Leaves);
-    SmallVector<Function *, 4> Recursive = RecursionFinder(Leaves).recursive();
-    if (Recursive.empty())
-      break;
-    for (Function *F : Recursive)
-      Leaves.remove(F);
-  }
-  // Callees first, so that a leaf's bound includes its callees' bounds.
+/// Bounds of \p Fns (closed under calls, but for team code that charges
+/// itself), callees first, so that a bound includes its callees' bounds.
+void StepModel::boundInPostOrder(const SetVector<Function *> &Fns) {
   SmallVector<Function *, 8> Order;
   DenseSet<Function *> Seen;
   std::function<void(Function *)> PostOrder = [&](Function *F) {
-    if (!Seen.insert(F).second)
+    if (!Seen.insert(F).second || !Fns.count(F))
       return;
     for (Instruction &I : instructions(*F))
       if (auto *Call = dyn_cast<CallBase>(&I))
@@ -153,10 +144,64 @@ StepModel::StepModel(ArrayRef<Function *> Functions, ArrayRef<Function *> Roots,
           PostOrder(Callee);
     Order.push_back(F);
   };
-  for (Function *F : Leaves)
+  for (Function *F : Fns)
     PostOrder(F);
   for (Function *F : Order)
     LeafBounds[F] = longestPath(*F);
+}
+
+/// Team code without loops or recursion is charged its bound where it is
+/// called, like a leaf. The rest charges the blocks of its loops itself, and
+/// nothing else: which of a thread's blocks outside loops run can depend on
+/// the schedule (a thread that got no chunk of a dynamic loop skips the
+/// first chunk's path), while the iterations of the team's loops are the
+/// same in every run.
+void StepModel::boundTeamCode(ArrayRef<Function *> Team) {
+  SetVector<Function *> Bounded;
+  for (Function *F : Team) {
+    LeafBounds[F] = 0;
+    SmallPtrSet<const BasicBlock *, 8> Inside = blocksInCriticalSections(*F);
+    InCritical.insert(Inside.begin(), Inside.end());
+    if (isAcyclic(*F))
+      Bounded.insert(F);
+  }
+  SmallPtrSet<const Function *, 1> NothingElse;
+  while (true) {
+    SmallVector<Function *, 4> Recursive =
+        RecursionFinder(Bounded, NothingElse).recursive();
+    if (Recursive.empty())
+      break;
+    for (Function *F : Recursive)
+      Bounded.remove(F);
+  }
+  boundInPostOrder(Bounded);
+}
+
+bool StepModel::chargesItself(const Function &F) const {
+  return isTeamCode(F) && !isAcyclic(F);
+}
+
+StepModel::StepModel(ArrayRef<Function *> Functions, ArrayRef<Function *> Roots,
+                     ArrayRef<Function *> Team, const Function *OnlyCounted)
+    : TeamCode(Team.begin(), Team.end()), OnlyCounted(OnlyCounted) {
+  boundTeamCode(Team);
+  // A team's code counts as a leaf for its callers; it is not a candidate.
+  SetVector<Function *> Leaves(Team.begin(), Team.end());
+  for (Function *F : Functions)
+    if (!is_contained(Roots, F) && !isTeamCode(*F) && isAcyclic(*F))
+      Leaves.insert(F);
+  while (true) {
+    dropCallersOfResumables(Leaves);
+    SmallVector<Function *, 4> Recursive =
+        RecursionFinder(Leaves, TeamCode).recursive();
+    if (Recursive.empty())
+      break;
+    for (Function *F : Recursive)
+      Leaves.remove(F);
+  }
+  for (Function *F : Team)
+    Leaves.remove(F);
+  boundInPostOrder(Leaves);
 }
 
 } // namespace capsule

@@ -7,13 +7,16 @@
 // function is a bounded leaf when its control flow is acyclic, it is not
 // recursive and it calls only bounded leaves and external functions; every
 // other function reachable from a root, and the root itself, is resumable:
-// it gets a step variant that can yield.
+// it gets a step variant that can yield. The code of an OpenMP parallel
+// region is neither: its team never stops inside it, loops or not, so it
+// runs atomically, each thread charging the iterations of its loops.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_STEPMODEL_H
 #define CAPSULE_STEPMODEL_H
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <cstdint>
 
@@ -30,16 +33,27 @@ class StepModel {
 public:
   /// Classifies \p Functions, which must be closed under calls (every
   /// defined function they call directly is among them); \p Roots are
-  /// resumable whatever they contain. With \p OnlyCounted, a step is one
-  /// call of that function (loop-iteration checkpointing): its entry block
-  /// costs one step, and all other code nothing.
+  /// resumable whatever they contain, \p TeamCode (among \p Functions)
+  /// runs atomically whatever it contains: the code of OpenMP parallel
+  /// regions, charged its bound where it is called when it has neither
+  /// loops nor recursion, else charging its loops itself (chargesItself).
+  /// With \p OnlyCounted,
+  /// a step is one call of that function (loop-iteration checkpointing):
+  /// its entry block costs one step, and all other code nothing.
   StepModel(llvm::ArrayRef<llvm::Function *> Functions,
             llvm::ArrayRef<llvm::Function *> Roots,
+            llvm::ArrayRef<llvm::Function *> TeamCode,
             const llvm::Function *OnlyCounted = nullptr);
 
   bool isResumable(const llvm::Function &F) const {
     return !LeafBounds.count(&F);
   }
+  /// Whether \p F is the code of a parallel region.
+  bool isTeamCode(const llvm::Function &F) const { return TeamCode.count(&F); }
+  /// Whether \p F is team code that charges the blocks of its loops itself
+  /// (each thread its own budget, summed over the team by the runtime),
+  /// its calls being charged nothing.
+  bool chargesItself(const llvm::Function &F) const;
   /// The steps a call of leaf \p F is charged.
   uint64_t leafBound(const llvm::Function &F) const {
     return LeafBounds.lookup(&F);
@@ -52,8 +66,15 @@ public:
 private:
   bool isAcyclic(const llvm::Function &F) const;
   uint64_t longestPath(const llvm::Function &F) const;
+  void boundInPostOrder(const llvm::SetVector<llvm::Function *> &Fns);
+  void boundTeamCode(llvm::ArrayRef<llvm::Function *> Team);
 
   llvm::DenseMap<const llvm::Function *, uint64_t> LeafBounds;
+  llvm::SmallPtrSet<const llvm::Function *, 8> TeamCode;
+  /// Blocks of team code inside critical sections, charged nothing: the
+  /// order threads pass a section, and so which of its blocks run (`if (v
+  /// > m) m = v;`), changes from run to run, while the steps may not.
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 8> InCritical;
   const llvm::Function *OnlyCounted;
 };
 

@@ -8,6 +8,7 @@
 #include "Forward/TangentRequests.h"
 
 #include "Interrupt/JournalBarriers.h"
+#include "Interrupt/TeamRegions.h"
 #include "Reverse/Differentiator.h"
 #include "Reverse/SplitGradient.h"
 #include "Support/Diagnostics.h"
@@ -355,6 +356,7 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
     eraseMarkerCall(*R.Call);
 
   D.finish();
+  forkParallelRegions(M);
   expandJournalBarriers(M, D.abi());
   verifyGenerated(M);
   if (Cleanup)

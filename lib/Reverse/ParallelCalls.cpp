@@ -58,17 +58,25 @@ void GradientGenerator::forwardParallelCall(CallBase &Call, CallBase *FwdCall,
                                             const DiffSignature &S) {
   Function *Fwd = D.get(S).Fwd;
   IRBuilder<> B(FwdCall);
-  Value *Region = B.CreateCall(D.abi().ompRegionBegin(), {}, "omp.region");
   SmallVector<Value *, 8> Args;
   for (unsigned K = 2; K < Call.arg_size(); ++K)
     Args.push_back(fwdValue(Call.getArgOperand(K)));
   for (unsigned K = 2; K < S.Args.size(); ++K)
     if (S.Args[K] == ArgActivity::Dup)
       Args.push_back(fwdShadow(Call.getArgOperand(K)));
-  Args.push_back(Region);
-  CallInst *Fork =
-      emitFork(B, parallelRegionLocation(Call), forwardTask(D, *Fwd), Args);
-  FwdCallFields[{&Call, RegionField}] = Region;
+  CallInst *Fork;
+  if (Sig.Untaped) {
+    // A green run's team records nothing (checkpointed code).
+    Fork = emitFork(B, parallelRegionLocation(Call),
+                    forkedCallTask(*Fwd, Fwd->getName() + ".task", {}, nullptr),
+                    Args);
+  } else {
+    Value *Region = B.CreateCall(D.abi().ompRegionBegin(), {}, "omp.region");
+    Args.push_back(Region);
+    Fork =
+        emitFork(B, parallelRegionLocation(Call), forwardTask(D, *Fwd), Args);
+    FwdCallFields[{&Call, RegionField}] = Region;
+  }
   FwdCall->eraseFromParent();
   FwdMap[&Call] = Fork;
 }

@@ -1,8 +1,12 @@
 //===- ParallelRegions.cpp - OpenMP as clang lowers it --------------------===//
 #include "Support/ParallelRegions.h"
 
+#include "Analysis/MemoryKinds.h"
+
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/AttributeMask.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -37,8 +41,9 @@ Value *fromForked(IRBuilder<> &B, Value *Word, Type *T) {
 }
 
 /// The float or double whose bits \p Capture is, if clang passed one by
-/// value: a bitcast (zero-extended for a float), or at -O0 a stack slot of
-/// its own the value was stored in.
+/// value: a bitcast (zero-extended for a float), an integer load of it (made
+/// here as a load of the float), or at -O0 a stack slot of its own the value
+/// was stored in.
 static Value *capturedFloat(Value *Capture) {
   auto IsFloat = [](const Value *V) {
     return V->getType()->isDoubleTy() || V->getType()->isFloatTy();
@@ -49,6 +54,22 @@ static Value *capturedFloat(Value *Capture) {
   if (auto *Cast = dyn_cast<BitCastInst>(Word);
       Cast && IsFloat(Cast->getOperand(0)))
     return Cast->getOperand(0);
+  // Optimization reads a double (or float) loaded only to be passed on as
+  // its bits: an integer load that TBAA says is of the float.
+  if (auto *Bits = dyn_cast<LoadInst>(Word)) {
+    ElementKind Kind = declaredAccessKind(*Bits);
+    Type *T = Kind == ElementKind::F64   ? Type::getDoubleTy(Bits->getContext())
+              : Kind == ElementKind::F32 ? Type::getFloatTy(Bits->getContext())
+                                         : nullptr;
+    if (T && T->getPrimitiveSizeInBits() ==
+                 Bits->getType()->getPrimitiveSizeInBits()) {
+      IRBuilder<> B(Bits);
+      LoadInst *Typed = B.CreateAlignedLoad(
+          T, Bits->getPointerOperand(), Bits->getAlign(), Bits->isVolatile());
+      Typed->copyMetadata(*Bits);
+      return Typed;
+    }
+  }
   auto *Load = dyn_cast<LoadInst>(Capture);
   auto *Slot = Load ? dyn_cast<AllocaInst>(Load->getPointerOperand()) : nullptr;
   if (!Slot || !Load->getType()->isIntegerTy(64) || !Slot->hasNUses(2))
@@ -263,6 +284,15 @@ bool isParallelRegionCall(const CallBase &Call) {
   return Call.getMetadata(RegionMetadata);
 }
 
+bool isForkedMicrotask(const Function &F) {
+  return any_of(F.users(), [&](const User *U) {
+    auto *Fork = dyn_cast<CallBase>(U);
+    const Function *Callee = Fork ? Fork->getCalledFunction() : nullptr;
+    return Callee && Callee->getName() == "__kmpc_fork_call" &&
+           Fork->getArgOperand(2) == &F;
+  });
+}
+
 Value *parallelRegionLocation(const CallBase &Call) {
   auto *MD = cast<MDNode>(Call.getMetadata(RegionMetadata));
   return cast<ValueAsMetadata>(MD->getOperand(0))->getValue();
@@ -275,6 +305,93 @@ ParallelSync parallelSyncOf(StringRef Name) {
       .Case("__kmpc_barrier", ParallelSync::Barrier)
       .Case("__capsule_omp_end_reduce", ParallelSync::ExitCriticalThenBarrier)
       .Default(ParallelSync::None);
+}
+
+/// Whether \p Slot is a stack slot only libomp's calls get the address of:
+/// what else reads or writes it does so directly.
+static bool isChunkBound(const AllocaInst &Slot) {
+  return all_of(Slot.users(), [&](const User *U) {
+    if (isa<LoadInst>(U))
+      return true;
+    if (auto *SI = dyn_cast<StoreInst>(U))
+      return SI->getPointerOperand() == &Slot;
+    auto *Call = dyn_cast<CallBase>(U);
+    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    return Callee &&
+           (Callee->isIntrinsic() || Callee->getName().starts_with("__kmpc_"));
+  });
+}
+
+/// Whether something in \p L stores to \p Slot or hands it to a call.
+static bool writtenIn(const Loop &L, const AllocaInst &Slot) {
+  return any_of(Slot.users(), [&](const User *U) {
+    auto *I = cast<Instruction>(U);
+    return !isa<LoadInst>(I) && L.contains(I->getParent());
+  });
+}
+
+void hoistChunkBounds(Function &F) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  for (Instruction &I : F.getEntryBlock()) {
+    auto *Slot = dyn_cast<AllocaInst>(&I);
+    if (!Slot || !isChunkBound(*Slot))
+      continue;
+    for (User *U : make_early_inc_range(Slot->users())) {
+      auto *Load = dyn_cast<LoadInst>(U);
+      if (!Load || Load->isVolatile())
+        continue;
+      // The outermost loop that leaves the bound alone.
+      Loop *Out = nullptr;
+      for (Loop *L = LI.getLoopFor(Load->getParent());
+           L && !writtenIn(*L, *Slot); L = L->getParentLoop())
+        Out = L;
+      // A load of a stack slot cannot trap: it may run before the loop.
+      if (BasicBlock *Pre = Out ? Out->getLoopPreheader() : nullptr)
+        Load->moveBefore(Pre->getTerminator());
+    }
+  }
+}
+
+/// How many critical sections a pass through \p BB enters, less how many
+/// it leaves.
+static int criticalBalance(const BasicBlock &BB) {
+  int Balance = 0;
+  for (const Instruction &I : BB)
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (const Function *Callee = Call->getCalledFunction())
+        switch (parallelSyncOf(Callee->getName())) {
+        case ParallelSync::EnterCritical:
+          ++Balance;
+          break;
+        case ParallelSync::ExitCritical:
+        case ParallelSync::ExitCriticalThenBarrier:
+          --Balance;
+          break;
+        default:
+          break;
+        }
+  return Balance;
+}
+
+SmallPtrSet<const BasicBlock *, 8> blocksInCriticalSections(const Function &F) {
+  // Sections nest properly: every path into a block has entered as many as
+  // it left, so a forward walk from the entry finds each block's depth.
+  DenseMap<const BasicBlock *, int> DepthAtEntry;
+  SmallVector<const BasicBlock *, 16> Work = {&F.getEntryBlock()};
+  DepthAtEntry[&F.getEntryBlock()] = 0;
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    int After = DepthAtEntry[BB] + criticalBalance(*BB);
+    for (const BasicBlock *Succ : successors(BB))
+      if (DepthAtEntry.try_emplace(Succ, After).second)
+        Work.push_back(Succ);
+  }
+  SmallPtrSet<const BasicBlock *, 8> Inside;
+  for (auto [BB, Depth] : DepthAtEntry)
+    if (Depth > 0)
+      Inside.insert(BB);
+  return Inside;
 }
 
 std::optional<std::string> whyOpenMPUnsupported(StringRef Name) {

@@ -17,6 +17,7 @@
 #ifndef CAPSULE_PARALLELREGIONS_H
 #define CAPSULE_PARALLELREGIONS_H
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
@@ -41,6 +42,10 @@ void lowerParallelForks(llvm::Function &P);
 
 /// Whether \p Call is a parallel region lowerParallelRegions made.
 bool isParallelRegionCall(const llvm::CallBase &Call);
+
+/// Whether \p F is a microtask some fork in the module passes to
+/// __kmpc_fork_call (an `if` clause that is false calls it directly).
+bool isForkedMicrotask(const llvm::Function &F);
 
 /// The source location (libomp's ident_t) of the fork \p Call replaced.
 llvm::Value *parallelRegionLocation(const llvm::CallBase &Call);
@@ -91,6 +96,21 @@ enum class ParallelSync {
   ExitCriticalThenBarrier
 };
 ParallelSync parallelSyncOf(llvm::StringRef Name);
+
+/// Moves, in \p F, the loads of the bounds libomp gives a thread's chunk of
+/// a worksharing loop (stack slots whose address only libomp's calls get,
+/// which keep no pointer) out of the loops that neither store to them nor
+/// pass them to libomp: otherwise any store in the loop might change the
+/// bound as far as the analyses know, the trip count is unknown, and the
+/// loop's journal barriers cannot be saved for the whole chunk before it.
+void hoistChunkBounds(llvm::Function &F);
+
+/// The blocks of \p F (prepared: critical sections and reductions lowered
+/// by lowerSynchronisation) that start inside a critical section: which of
+/// them run, and how often, can depend on the order in which the team's
+/// threads went through it.
+llvm::SmallPtrSet<const llvm::BasicBlock *, 8>
+blocksInCriticalSections(const llvm::Function &F);
 
 /// Why a call of libomp's \p Name cannot be in differentiated code: a
 /// construct whose derivative Capsule does not make yet (tasks, ordered,

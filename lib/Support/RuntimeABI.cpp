@@ -221,6 +221,15 @@ FunctionCallee RuntimeABI::ompRegionBegin() {
 FunctionCallee RuntimeABI::ompRegionStep(StringRef Step) {
   return onShadow(("__capsule_omp_" + Step).str());
 }
+FunctionCallee RuntimeABI::ompTeamBegin() {
+  return function("__capsule_omp_team_begin", Type::getInt64Ty(M.getContext()),
+                  {});
+}
+FunctionCallee RuntimeABI::ompTeamStep(StringRef Step) {
+  LLVMContext &C = M.getContext();
+  return function(("__capsule_omp_" + Step).str(), Type::getVoidTy(C),
+                  {Type::getInt64Ty(C)});
+}
 FunctionCallee RuntimeABI::ompReverseCritical(bool Enter) {
   LLVMContext &C = M.getContext();
   return function(Enter ? "__capsule_omp_reverse_enter_critical"

@@ -75,6 +75,11 @@ public:
   /// region) for the region's other steps ("forward_enter", ...).
   llvm::FunctionCallee ompRegionBegin();
   llvm::FunctionCallee ompRegionStep(llvm::StringRef Step);
+  /// Parallel regions of interruptible code (abi.h): i64 () for
+  /// team_begin, void (i64 team) for the team's other steps ("team_enter",
+  /// "team_leave", "team_end").
+  llvm::FunctionCallee ompTeamBegin();
+  llvm::FunctionCallee ompTeamStep(llvm::StringRef Step);
   /// The reverses of a region's synchronisation: void (ptr lock, i64
   /// ticket) to enter or leave a critical section, void () for a barrier.
   llvm::FunctionCallee ompReverseCritical(bool Enter);

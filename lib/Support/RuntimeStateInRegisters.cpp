@@ -75,7 +75,7 @@ static void keepInRegisters(Function &F, ArrayRef<RegisterCopy> Copies,
 }
 
 void keepBudgetInRegister(Function &Step,
-                          const SmallPtrSetImpl<Function *> &StepFns,
+                          const SmallPtrSetImpl<Function *> &Charging,
                           RuntimeABI &ABI) {
   SmallVector<IntrinsicInst *, 16> Addresses =
       addressesOf(Step, "__capsule_budget");
@@ -90,7 +90,10 @@ void keepBudgetInRegister(Function &Step,
                     [&](IRBuilder<> &B) { return ABI.budgetAddress(B); }, true};
   keepInRegisters(Step, Copy, [&](const CallBase &Call) {
     Function *Callee = Call.getCalledFunction();
-    return isa<CallInst>(Call) && Callee && StepFns.count(Callee);
+    // The end of a parallel region charges the team's steps.
+    return isa<CallInst>(Call) && Callee &&
+           (Charging.count(Callee) ||
+            Callee->getName() == "__capsule_omp_team_end");
   });
 }
 

@@ -23,11 +23,13 @@ namespace capsule {
 class RuntimeABI;
 
 /// Keeps step function \p Step's budget in a register: read at its entry
-/// and after each call of a step function, written back before such calls
-/// and before it returns or yields.
+/// and after each call of a function in \p Charging (the step functions,
+/// and the code of parallel regions, whose threads charge what they run)
+/// or of the end of a parallel region, written back before such calls and
+/// before it returns or yields.
 void keepBudgetInRegister(
     llvm::Function &Step,
-    const llvm::SmallPtrSetImpl<llvm::Function *> &StepFns, RuntimeABI &ABI);
+    const llvm::SmallPtrSetImpl<llvm::Function *> &Charging, RuntimeABI &ABI);
 
 /// Keeps the tape header fields that \p F's inline pushes and pops use in
 /// registers: read at its entry and after each call that may use the tape,

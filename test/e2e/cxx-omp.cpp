@@ -3,11 +3,14 @@
 // called in the loop body, std::accumulate over a thread's chunk, and a
 // float captured firstprivate (clang passes it zero-extended in a 64-bit
 // word) whose adjoint the team sums. Gradients and a tangent against
-// central differences on teams of 1 and 3, at -O0 and -O2.
+// central differences on teams of 1 and 3, at -O0 and -O2; checkpointed
+// gradients equal to the plain ones (tools/checkpointed.py).
 // Threads wait passively (OMP_WAIT_POLICY): lit runs tests side by side on
 // few cores, where spinning teams slow every test down.
 // RUN: %clangxx -O0 -g -fopenmp %capsule_cflags %s -o %t0 %capsule_ldflags && env OMP_WAIT_POLICY=passive %t0
 // RUN: %clangxx -O2 -g -fopenmp %capsule_cflags %s -o %t2 %capsule_ldflags && env OMP_WAIT_POLICY=passive %t2
+// RUN: env OMP_WAIT_POLICY=passive %check_checkpointed %clangxx %s %t.ck0 -O0 -g -fopenmp %capsule_cflags -- %capsule_ldflags
+// RUN: env OMP_WAIT_POLICY=passive %check_checkpointed %clangxx %s %t.ck2 -O2 -g -fopenmp %capsule_cflags -- %capsule_ldflags
 #include <capsule/capsule.h>
 #include <cmath>
 #include <numeric>

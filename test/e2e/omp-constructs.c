@@ -5,7 +5,9 @@
 // region's gradient in split mode (another region's gradient runs between
 // the halves).
 // Gradients and a tangent along one direction on teams of 1, 3 and 4
-// threads against central differences, at -O0 to -O3. (omp-parallel.c has
+// threads against central differences, at -O0 to -O3, and checkpointed
+// gradients equal to the plain ones (an if clause that is false calls the
+// region's body directly: it must not yield either). (omp-parallel.c has
 // schedules, reductions, critical, atomic and barriers.)
 // Threads wait passively (OMP_WAIT_POLICY): lit runs tests side by side on
 // few cores, where spinning teams slow every test down.
@@ -13,6 +15,8 @@
 // RUN: %clang -O1 -g -fopenmp %capsule_cflags %s -o %t1 %capsule_ldflags && env OMP_WAIT_POLICY=passive %t1
 // RUN: %clang -O2 -g -fopenmp %capsule_cflags %s -o %t2 %capsule_ldflags && env OMP_WAIT_POLICY=passive %t2
 // RUN: %clang -O3 -g -fopenmp %capsule_cflags %s -o %t3 %capsule_ldflags && env OMP_WAIT_POLICY=passive %t3
+// RUN: env OMP_WAIT_POLICY=passive %check_checkpointed %clang %s %t.ck0 -O0 -g -fopenmp %capsule_cflags -- %capsule_ldflags
+// RUN: env OMP_WAIT_POLICY=passive %check_checkpointed %clang %s %t.ck2 -O2 -g -fopenmp %capsule_cflags -- %capsule_ldflags
 #include <capsule/capsule.h>
 #include <math.h>
 #include <omp.h>

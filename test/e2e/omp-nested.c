@@ -3,9 +3,11 @@
 // reduction outside, a + reduction inside), with nesting off (the inner
 // teams have one thread) and on (two levels of teams); and a recursive
 // function with a region at every level. Gradients and a tangent against
-// central differences, at -O0 and -O2.
+// central differences, at -O0 and -O2; checkpointed gradients equal to the
+// plain ones.
 // RUN: %clang -O0 -g -fopenmp %capsule_cflags %s -o %t0 %capsule_ldflags && env OMP_WAIT_POLICY=passive %t0
 // RUN: %clang -O2 -g -fopenmp %capsule_cflags %s -o %t2 %capsule_ldflags && env OMP_WAIT_POLICY=passive %t2
+// RUN: env OMP_WAIT_POLICY=passive %check_checkpointed %clang %s %t.ck0 -O0 -g -fopenmp %capsule_cflags -- %capsule_ldflags
 #include <capsule/capsule.h>
 #include <math.h>
 #include <omp.h>

@@ -1,6 +1,7 @@
 // OpenMP inside differentiated code, reverse and forward mode: parallel
 // loops with static, dynamic and guided schedules, reductions (+ and max),
-// a double captured firstprivate whose adjoint the team sums, critical
+// a double captured firstprivate whose adjoint the team sums (also doubles
+// loaded from memory, which -O2 passes as integer loads), critical
 // sections, atomic updates, two worksharing loops in one region with the
 // barrier between them (the second reads what other threads wrote in the
 // first), private temporaries, a callee reading its neighbours' inputs
@@ -8,15 +9,17 @@
 // contention), overlapping memcpy windows
 // of shared input, regions run in a loop and a num_threads clause. Each
 // gradient, and a tangent along one direction, on teams of 1, 2 and 4
-// threads against central differences, at -O0 to -O3.
-// A parallel region in a checkpointed gradient is refused
-// (errors/omp-checkpointed.c).
+// threads against central differences, at -O0 to -O3; and each gradient
+// checkpointed (every region one step), equal to the plain one
+// (tools/checkpointed.py; checkpointed/omp-regions.c has long runs).
 // Threads wait passively (OMP_WAIT_POLICY): lit runs tests side by side on
 // few cores, where spinning teams slow every test down.
 // RUN: %clang -O0 -g -fopenmp %capsule_cflags %s -o %t0 %capsule_ldflags && env OMP_WAIT_POLICY=passive %t0
 // RUN: %clang -O1 -g -fopenmp %capsule_cflags %s -o %t1 %capsule_ldflags && env OMP_WAIT_POLICY=passive %t1
 // RUN: %clang -O2 -g -fopenmp %capsule_cflags %s -o %t2 %capsule_ldflags && env OMP_WAIT_POLICY=passive %t2
 // RUN: %clang -O3 -g -fopenmp %capsule_cflags %s -o %t3 %capsule_ldflags && env OMP_WAIT_POLICY=passive %t3
+// RUN: env OMP_WAIT_POLICY=passive %check_checkpointed %clang %s %t.ck0 -O0 -g -fopenmp %capsule_cflags -- %capsule_ldflags
+// RUN: env OMP_WAIT_POLICY=passive %check_checkpointed %clang %s %t.ck2 -O2 -g -fopenmp %capsule_cflags -- %capsule_ldflags
 #include <capsule/capsule.h>
 #include <math.h>
 #include <omp.h>
@@ -166,6 +169,22 @@ static double stepped(double *x) {
     CHECK_GRADIENT_AND_DIRECTION(#F, F, x, N);                                 \
   }
 
+/* Doubles loaded from memory and captured firstprivate: optimization passes
+ * each as an integer load of its bits, which the region's derivative must
+ * still read as the double it is. */
+static double damped(double *x) {
+  double damping = x[0], h = x[1], s = 0;
+#pragma omp parallel for firstprivate(damping, h) reduction(+ : s)
+  for (int i = 2; i < N; ++i) {
+    double v = x[i];
+    for (int k = 0; k < 5; ++k)
+      v += h * (-sin(v) - damping * v);
+    s += v * v;
+  }
+  return s;
+}
+
+CHECK_FD_OF(damped)
 CHECK_FD_OF(dynamic_stencil)
 CHECK_FD_OF(two_phases)
 CHECK_FD_OF(critical_squares)
@@ -195,5 +214,6 @@ int main(void) {
   CHECK_ON_TEAMS(copied_windows, x)
   CHECK_ON_TEAMS(contended, x)
   CHECK_ON_TEAMS(stepped, x)
+  CHECK_ON_TEAMS(damped, x)
   return check_report();
 }
