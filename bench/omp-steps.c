@@ -3,8 +3,9 @@
  * A simulation whose every time step is a parallel loop: 2048 damped
  * pendulums integrated for 2000 explicit steps, the state (angles and
  * velocities) updated in place by the team (schedule(static); the two
- * parameters firstprivate, so that each thread sums their adjoints on its
- * own), then a reduction of the final energies. The plain gradient tapes every
+ * parameters shared, read by every iteration: each thread sums their
+ * adjoints on its own, Reverse/DeferredAdjoints.cpp), then a reduction of
+ * the final energies. The plain gradient tapes every
  *step; the checkpointed one (each region one step of the computation, its
  *team's stores journaled: docs/checkpointing.md, "Parallel regions") keeps one
  * stage's tape and a few snapshots. Reported on 2 threads: primal, plain
@@ -26,7 +27,7 @@ static double simulate(int n, int steps, double *u, double *v,
                        const double *params) {
   double damping = params[0], h = params[1];
   for (int k = 0; k < steps; ++k) {
-#pragma omp parallel for schedule(static) firstprivate(damping, h)
+#pragma omp parallel for schedule(static)
     for (int i = 0; i < n; ++i) {
       v[i] += h * (-sin(u[i]) - damping * v[i]);
       u[i] += h * v[i];

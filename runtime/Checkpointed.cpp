@@ -125,11 +125,7 @@ public:
     bool Yielded =
         runFrom(C, Last ? UINT64_MAX : Steps, runForwardSweep, &E, &Done);
     if (Yielded == Last || Done != Steps)
-      failInternal("a stage of %s from step %llu ran %llu steps, not %llu",
-                   E.entry->name,
-                   static_cast<unsigned long long>(capsuleSteps(C)),
-                   static_cast<unsigned long long>(Done),
-                   static_cast<unsigned long long>(Steps));
+      failNotRepeated(capsuleSteps(C), Done, Steps);
     traceForward(capsuleSteps(C), capsuleSteps(C) + Steps);
     if (Plan.TapeBudget && tapeBytesInUse() > Plan.TapeBudget)
       failStageOverBudget(Steps);
@@ -161,6 +157,24 @@ private:
   }
 
   /// The tape estimate came from the first steps; later ones taped more.
+  /// Steps count the program's work; a program that does different work
+  /// when it runs again from a capsule cannot be checkpointed.
+  [[noreturn]] void failNotRepeated(uint64_t From, uint64_t Done,
+                                    uint64_t Steps) {
+    std::fprintf(stderr,
+                 "capsule: error: the checkpointed gradient of %s did not "
+                 "repeat its computation when it ran again from step %llu "
+                 "(%llu steps, not %llu): its control flow changed between "
+                 "runs. With OpenMP, keep the team size fixed "
+                 "(OMP_DYNAMIC=false, the default, and the same thread "
+                 "limit) and do not make a parallel region's loops depend on "
+                 "the order in which threads pass critical sections\n",
+                 E.entry->name, static_cast<unsigned long long>(From),
+                 static_cast<unsigned long long>(Done),
+                 static_cast<unsigned long long>(Steps));
+    std::exit(3);
+  }
+
   [[noreturn]] void failStageOverBudget(uint64_t Steps) {
     std::fprintf(stderr,
                  "capsule: error: the checkpointed gradient of %s exceeds the "

@@ -293,6 +293,29 @@ Function *InterruptibleBuilder::routeIterationMarkers() {
   return Boundary;
 }
 
+/// The functions whose calls may charge steps to the budget: the step
+/// functions, team code (a team's threads charge what they run), and the
+/// leaves that fork a team or call one that may.
+static SmallPtrSet<Function *, 16>
+chargingFunctions(const SmallPtrSetImpl<Function *> &StepFns,
+                  ArrayRef<Function *> TeamCode, ArrayRef<Function *> Leaves) {
+  SmallPtrSet<Function *, 16> Charging(StepFns.begin(), StepFns.end());
+  Charging.insert(TeamCode.begin(), TeamCode.end());
+  auto ChargesAtCall = [&](const Instruction &I) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    return Callee && (Charging.count(Callee) ||
+                      Callee->getName() == "__capsule_omp_team_end");
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Function *Leaf : Leaves)
+      if (!Charging.count(Leaf) && any_of(instructions(*Leaf), ChargesAtCall))
+        Changed |= Charging.insert(Leaf).second;
+  }
+  return Charging;
+}
+
 /// After an error: the half-built functions go, so that the module stays
 /// valid until the compilation stops.
 void InterruptibleBuilder::discardGenerated() {
@@ -391,8 +414,8 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
     Clone->eraseFromParent();
     StepFns.insert(Step);
   }
-  SmallPtrSet<Function *, 16> Charging(StepFns.begin(), StepFns.end());
-  Charging.insert(TeamCode.begin(), TeamCode.end());
+  SmallPtrSet<Function *, 16> Charging =
+      chargingFunctions(StepFns, TeamCode, Leaves);
   for (Function *Step : StepFns)
     keepBudgetInRegister(*Step, Charging, ABI);
   if (ForCheckpointing) {

@@ -191,6 +191,15 @@ private:
   /// thread alone (its stack slots): other threads of a parallel region
   /// cannot be adding adjoints to it.
   bool threadPrivate(llvm::Value *PrimalPtr) const;
+  // Shared scalars' adjoints summed per thread (DeferredAdjoints.cpp).
+  void findDeferredAdjoints();
+  /// Sums \p D for shadow[PrimalPtr] in the thread's own register when
+  /// PrimalPtr is such a scalar; false otherwise.
+  bool deferAdjoint(llvm::Value *PrimalPtr, llvm::Value *D);
+  void flushDeferredAdjointsBefore(llvm::Instruction &I);
+  void flushDeferredAdjoints();
+  void flushDeferredAdjoint(llvm::Value *A, llvm::AllocaInst *Sum,
+                            llvm::Value *When);
   llvm::Value *forwardByValShadow(llvm::CallBase &Call, unsigned ArgNo);
   void reverseByValShadow(llvm::CallBase &Call, unsigned ArgNo);
   void forwardReturn(llvm::ReturnInst &RI);
@@ -284,6 +293,8 @@ private:
   llvm::BasicBlock *Current = nullptr; ///< primal block being reversed
   llvm::MapVector<llvm::BasicBlock *, llvm::BasicBlock *> RevBlock;
   llvm::MapVector<llvm::Value *, llvm::AllocaInst *> AdjointSlots;
+  /// Shared scalars whose adjoints the thread sums itself, and the sums.
+  llvm::MapVector<llvm::Value *, llvm::AllocaInst *> DeferredAdjoints;
   llvm::BasicBlock *RevEntry = nullptr;
   llvm::BasicBlock *RevReturn = nullptr;
 

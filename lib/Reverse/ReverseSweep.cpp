@@ -87,8 +87,11 @@ void GradientGenerator::addToShadowMemory(Value *PrimalPtr, Value *Adj,
   // Other threads of a parallel region may be adding to the same adjoint
   // (they read the same memory); race-free primal code gives no thread's
   // write (shadow[p] = 0) a concurrent reader.
-  if (Sig.Parallel && !threadPrivate(PrimalPtr))
-    return addAtomically(RB, DL, ShadowPtr, Adj);
+  if (Sig.Parallel && !threadPrivate(PrimalPtr)) {
+    if (!deferAdjoint(PrimalPtr, Adj))
+      addAtomically(RB, DL, ShadowPtr, Adj);
+    return;
+  }
   LoadInst *Old = RB.CreateAlignedLoad(Adj->getType(), ShadowPtr, Alignment);
   StoreInst *New =
       RB.CreateAlignedStore(addAdjoints(RB, Old, Adj), ShadowPtr, Alignment);
@@ -129,6 +132,7 @@ void GradientGenerator::buildReverse() {
   }
   RB.SetInsertPoint(RevEntry);
   RB.CreateBr(Exit ? RevBlock[Exit] : RevReturn);
+  findDeferredAdjoints();
 
   for (BasicBlock &BB : reverse(P))
     if (reachesExit(&BB))
@@ -168,9 +172,13 @@ void GradientGenerator::reverseBlock(BasicBlock *BB) {
   for (Instruction &I : reverse(*BB)) {
     if (isa<PHINode>(I))
       break;
-    if (!I.isTerminator())
+    if (!I.isTerminator()) {
+      flushDeferredAdjointsBefore(I);
       reverseInstruction(I);
+    }
   }
+  if (BB->isEntryBlock())
+    flushDeferredAdjoints();
   branchToPredecessors(BB);
 }
 

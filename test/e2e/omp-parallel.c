@@ -1,7 +1,9 @@
 // OpenMP inside differentiated code, reverse and forward mode: parallel
 // loops with static, dynamic and guided schedules, reductions (+ and max),
 // a double captured firstprivate whose adjoint the team sums (also doubles
-// loaded from memory, which -O2 passes as integer loads), critical
+// loaded from memory, which -O2 passes as integer loads), shared scalars
+// every iteration reads (their adjoints summed per thread, and complete
+// where a write of them is reversed), critical
 // sections, atomic updates, two worksharing loops in one region with the
 // barrier between them (the second reads what other threads wrote in the
 // first), private temporaries, a callee reading its neighbours' inputs
@@ -184,6 +186,45 @@ static double damped(double *x) {
   return s;
 }
 
+/* Shared scalars every iteration reads: each thread sums their adjoints on
+ * its own (Reverse/DeferredAdjoints.cpp), and must have added them where
+ * another thread's reverse reads them: here a single thread writes `a`
+ * through a pointer between two loops that read it, so its adjoint must be
+ * complete when that write is reversed, after the barrier. */
+static double shared_scalars(double *x) {
+  double a = x[0], b = x[1], s = 0, y[N];
+  double *pa = &a;
+#pragma omp parallel
+  {
+#pragma omp for
+    for (int i = 2; i < N; ++i)
+      y[i] = sin(x[i]) * a + b * x[i];
+#pragma omp single
+    *pa = a * b + y[N - 1];
+#pragma omp for reduction(+ : s)
+    for (int i = 2; i < N; ++i)
+      s += y[i] * a * b;
+  }
+  return s;
+}
+
+/* A team of one may write a shared scalar it reads, through a pointer, in
+ * the middle of its loop: the write's reverse must see the adjoint of the
+ * reads after it. */
+static double written_while_read(double *x) {
+  double a = x[0], s = 0;
+  double *pa = &a;
+#pragma omp parallel for num_threads(1) reduction(+ : s)
+  for (int i = 1; i < N; ++i) {
+    s += a * sin(x[i]);
+    if (i == N / 2)
+      *pa = a * x[1] + 0.5;
+  }
+  return s + a;
+}
+
+CHECK_FD_OF(shared_scalars)
+CHECK_FD_OF(written_while_read)
 CHECK_FD_OF(damped)
 CHECK_FD_OF(dynamic_stencil)
 CHECK_FD_OF(two_phases)
@@ -215,5 +256,7 @@ int main(void) {
   CHECK_ON_TEAMS(contended, x)
   CHECK_ON_TEAMS(stepped, x)
   CHECK_ON_TEAMS(damped, x)
+  CHECK_ON_TEAMS(shared_scalars, x)
+  CHECK_ON_TEAMS(written_while_read, x)
   return check_report();
 }
