@@ -10,7 +10,7 @@
  *team's stores journaled: docs/checkpointing.md, "Parallel regions") keeps one
  * stage's tape and a few snapshots. Reported on 2 threads: primal, plain
  * and checkpointed gradient, their ratios, and each one's peak RSS, each
- * measured in a child process of its own (median of 5 runs after a warm-up)
+ * measured in a child process of its own (median of 9 runs after a warm-up)
  * so that its peak RSS is its own; and the checkpointed gradient on 1
  * thread against 2. The plain gradient is checked against central
  * differences first, the checkpointed one against the plain one.
@@ -21,7 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-enum { PENDULUMS = 2048, STEPS = 2000, REPS = 5 };
+enum { PENDULUMS = 2048, STEPS = 2000, REPS = 9 };
 
 static double simulate(int n, int steps, double *u, double *v,
                        const double *params) {

@@ -152,7 +152,7 @@ bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
     // Then a team's loops have trip counts: they charge their steps and
     // save their chunks of arrays for the journal once, before they run.
     if (InTeam)
-      hoistChunkBounds(*Clone);
+      hoistLoopInvariantLoads(*Clone);
     Clones[CloneKey(F, InTeam)] = Clone;
     for (Instruction &Inst : instructions(*Clone)) {
       auto *Call = dyn_cast<CallBase>(&Inst);

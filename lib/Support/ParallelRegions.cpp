@@ -1,6 +1,7 @@
 //===- ParallelRegions.cpp - OpenMP as clang lowers it --------------------===//
 #include "Support/ParallelRegions.h"
 
+#include "Analysis/CallClassifier.h"
 #include "Analysis/MemoryKinds.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -9,6 +10,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -330,26 +332,60 @@ static bool writtenIn(const Loop &L, const AllocaInst &Slot) {
   });
 }
 
-void hoistChunkBounds(Function &F) {
+/// Whether, by the program's own type rules (TBAA), nothing in \p L writes
+/// a pointer: it stores only floating-point data and calls only math
+/// functions (writing errno at most), with no synchronisation through which
+/// another thread could change a shared pointer variable.
+static bool storesOnlyFloatsIn(const Loop &L) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      if (auto *SI = dyn_cast<StoreInst>(&I)) {
+        ElementKind Kind = declaredAccessKind(*SI);
+        if (Kind != ElementKind::F64 && Kind != ElementKind::F32)
+          return false;
+      } else if (auto *Call = dyn_cast<CallBase>(&I)) {
+        if (Call->mayWriteToMemory() && !isa<DbgInfoIntrinsic>(Call) &&
+            !(isa<IntrinsicInst>(Call) &&
+              cast<IntrinsicInst>(Call)->isLifetimeStartOrEnd()) &&
+            classifyCall(*Call).Kind != CalleeKind::Math)
+          return false;
+      } else if (I.mayWriteToMemory()) {
+        return false;
+      }
+    }
+  return true;
+}
+
+/// Whether \p Load reads the same value in every iteration of \p L.
+static bool invariantIn(const Loop &L, const LoadInst &Load) {
+  const Value *Ptr = Load.getPointerOperand();
+  if (auto *Slot = dyn_cast<AllocaInst>(Ptr))
+    return isChunkBound(*Slot) && !writtenIn(L, *Slot);
+  // A shared variable holding a pointer (an array the region works on),
+  // in a loop that stores only floating-point data.
+  return isa<Argument>(Ptr) &&
+         declaredAccessKind(Load) == ElementKind::Pointer &&
+         storesOnlyFloatsIn(L);
+}
+
+void hoistLoopInvariantLoads(Function &F) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
-  for (Instruction &I : F.getEntryBlock()) {
-    auto *Slot = dyn_cast<AllocaInst>(&I);
-    if (!Slot || !isChunkBound(*Slot))
-      continue;
-    for (User *U : make_early_inc_range(Slot->users())) {
-      auto *Load = dyn_cast<LoadInst>(U);
-      if (!Load || Load->isVolatile())
-        continue;
-      // The outermost loop that leaves the bound alone.
-      Loop *Out = nullptr;
-      for (Loop *L = LI.getLoopFor(Load->getParent());
-           L && !writtenIn(*L, *Slot); L = L->getParentLoop())
-        Out = L;
-      // A load of a stack slot cannot trap: it may run before the loop.
-      if (BasicBlock *Pre = Out ? Out->getLoopPreheader() : nullptr)
-        Load->moveBefore(Pre->getTerminator());
-    }
+  SmallVector<LoadInst *, 16> Loads;
+  for (BasicBlock &BB : F)
+    if (LI.getLoopFor(&BB))
+      for (Instruction &I : BB)
+        if (auto *Load = dyn_cast<LoadInst>(&I); Load && Load->isSimple())
+          Loads.push_back(Load);
+  for (LoadInst *Load : Loads) {
+    Loop *Out = nullptr;
+    for (Loop *L = LI.getLoopFor(Load->getParent());
+         L && invariantIn(*L, *Load); L = L->getParentLoop())
+      Out = L;
+    // Loading a stack slot or a capture (dereferenceable) cannot trap, so
+    // the load may run before the loop.
+    if (BasicBlock *Pre = Out ? Out->getLoopPreheader() : nullptr)
+      Load->moveBefore(Pre->getTerminator());
   }
 }
 

@@ -97,13 +97,17 @@ enum class ParallelSync {
 };
 ParallelSync parallelSyncOf(llvm::StringRef Name);
 
-/// Moves, in \p F, the loads of the bounds libomp gives a thread's chunk of
-/// a worksharing loop (stack slots whose address only libomp's calls get,
-/// which keep no pointer) out of the loops that neither store to them nor
-/// pass them to libomp: otherwise any store in the loop might change the
-/// bound as far as the analyses know, the trip count is unknown, and the
-/// loop's journal barriers cannot be saved for the whole chunk before it.
-void hoistChunkBounds(llvm::Function &F);
+/// Moves, in \p F (a parallel region's code), loads that read the same
+/// value in every iteration out of their loops: the bounds libomp gives a
+/// thread's chunk of a worksharing loop (stack slots whose address only
+/// libomp's calls get, which keep no pointer) where the loop neither stores
+/// to them nor passes them to libomp, and shared variables holding
+/// pointers (the arrays the loop works on) where the loop stores only
+/// floating-point data. Otherwise any store in the loop might change them
+/// as far as the analyses know: the trip count and the addresses are
+/// unknown, and the loop's journal barriers cannot be saved for the whole
+/// chunk before it.
+void hoistLoopInvariantLoads(llvm::Function &F);
 
 /// The blocks of \p F (prepared: critical sections and reductions lowered
 /// by lowerSynchronisation) that start inside a critical section: which of
