@@ -279,13 +279,22 @@ typedef struct bench_child_measurement {
   double maxrss_mib;
 } bench_child_measurement;
 
-/* The parent's side of a measurement in child `pid`, which wrote its
- * seconds to the pipe `fd` and exited: zero when it failed. */
-static inline int bench_child_result(int fd[2], pid_t pid,
-                                     bench_child_measurement *r) {
+/* Runs measure(ctx), which returns the seconds it measured, in a child
+ * process, so that its peak RSS is its own: zero when the child failed. */
+static inline int bench_in_child(double (*measure)(void *), void *ctx,
+                                 bench_child_measurement *r) {
+  int fd[2];
+  if (pipe(fd) != 0)
+    return 0;
+  pid_t pid = fork();
+  if (pid == 0) {
+    double seconds = measure(ctx);
+    _exit(write(fd[1], &seconds, sizeof seconds) == sizeof seconds ? 0 : 2);
+  }
   int status;
   struct rusage ru;
-  int ok = read(fd[0], &r->seconds, sizeof r->seconds) == sizeof r->seconds &&
+  int ok = pid > 0 &&
+           read(fd[0], &r->seconds, sizeof r->seconds) == sizeof r->seconds &&
            wait4(pid, &status, 0, &ru) == pid && WIFEXITED(status) &&
            WEXITSTATUS(status) == 0;
   close(fd[0]);

@@ -77,37 +77,42 @@ static void hessian_vector(rotation_ctx *c, int checkpointed, double *hv) {
   free(t_d_work);
 }
 
+typedef struct {
+  enum mode m;
+  long n, l;
+  double phi;
+  double *out;
+} measurement;
+
+/* One run of one mode of one size; its gradient goes to `out`. */
+static double one_run(void *p) {
+  measurement *w = p;
+  rotation_ctx c;
+  rotation_setup(&c, w->n, w->l, w->phi);
+  double *hv = w->m >= HVP_PLAIN ? bench_alloc(w->n) : NULL;
+  double t0 = bench_now();
+  if (w->m == PRIMAL)
+    rotation_primal(&c);
+  else if (w->m == PLAIN)
+    rotation_gradient(&c);
+  else if (w->m == CHECKPOINTED)
+    checkpointed_gradient(&c);
+  else
+    hessian_vector(&c, w->m == HVP_CHECKPOINTED, hv);
+  double t = bench_now() - t0;
+  if (w->m != PRIMAL)
+    memcpy(w->out, hv ? hv : c.d_x0, sizeof(double) * (size_t)w->n);
+  free(hv);
+  rotation_free(&c);
+  return t;
+}
+
 /* Runs one mode of one size in a child; its gradient goes to `out`. */
 static bench_child_measurement measure(enum mode m, long n, long l, double phi,
                                        double *out) {
-  int fd[2];
-  if (pipe(fd) != 0)
-    exit(2);
-  pid_t pid = fork();
-  if (pid == 0) {
-    rotation_ctx c;
-    rotation_setup(&c, n, l, phi);
-    double *hv = m >= HVP_PLAIN ? bench_alloc(n) : NULL;
-    double t0 = bench_now();
-    if (m == PRIMAL)
-      rotation_primal(&c);
-    else if (m == PLAIN)
-      rotation_gradient(&c);
-    else if (m == CHECKPOINTED)
-      checkpointed_gradient(&c);
-    else
-      hessian_vector(&c, m == HVP_CHECKPOINTED, hv);
-    double t = bench_now() - t0;
-    if (m != PRIMAL)
-      memcpy(out, hv ? hv : c.d_x0, sizeof(double) * (size_t)n);
-    free(hv);
-    rotation_free(&c);
-    if (write(fd[1], &t, sizeof t) != sizeof t)
-      _exit(2);
-    _exit(0);
-  }
+  measurement w = {m, n, l, phi, out};
   bench_child_measurement r;
-  if (!bench_child_result(fd, pid, &r)) {
+  if (!bench_in_child(one_run, &w, &r)) {
     printf("%s l=%ld failed\n", mode_name[m], l);
     exit(1);
   }

@@ -86,32 +86,37 @@ static double eval(void *p) {
 
 static void plain_gradient(void *p) { run(PLAIN, p); }
 
-/* Median time of REPS runs of mode m on `threads` threads, in a child; its
- * gradient (angles, then parameters) goes to `out`. */
+typedef struct {
+  enum mode m;
+  int threads;
+  pendulums *c;
+  double *out;
+} measurement;
+
+/* Median time of REPS runs after a warm-up; the gradient (angles, then
+ * parameters) goes to `out`. */
+static double median_of_runs(void *p) {
+  measurement *w = p;
+  pendulums *c = w->c;
+  omp_set_num_threads(w->threads);
+  double t[REPS];
+  run(w->m, c);
+  for (int k = 0; k < REPS; ++k) {
+    double t0 = bench_now();
+    run(w->m, c);
+    t[k] = bench_now() - t0;
+  }
+  memcpy(w->out, c->d_u, sizeof(double) * (size_t)c->n);
+  memcpy(w->out + c->n, c->d_params, sizeof c->d_params);
+  return bench_median(t, REPS);
+}
+
+/* Mode m on `threads` threads, in a child of its own. */
 static bench_child_measurement measure(enum mode m, int threads, pendulums *c,
                                        double *out) {
-  int fd[2];
-  if (pipe(fd) != 0)
-    exit(2);
-  pid_t pid = fork();
-  if (pid == 0) {
-    omp_set_num_threads(threads);
-    double t[REPS];
-    run(m, c);
-    for (int k = 0; k < REPS; ++k) {
-      double t0 = bench_now();
-      run(m, c);
-      t[k] = bench_now() - t0;
-    }
-    double median = bench_median(t, REPS);
-    memcpy(out, c->d_u, sizeof(double) * (size_t)c->n);
-    memcpy(out + c->n, c->d_params, sizeof c->d_params);
-    if (write(fd[1], &median, sizeof median) != sizeof median)
-      _exit(2);
-    _exit(0);
-  }
+  measurement w = {m, threads, c, out};
   bench_child_measurement r;
-  if (!bench_child_result(fd, pid, &r)) {
+  if (!bench_in_child(median_of_runs, &w, &r)) {
     printf("%s on %d threads failed\n", mode_name[m], threads);
     exit(1);
   }
