@@ -9,6 +9,7 @@
 #include "ScratchShadows.h"
 #include "ThreadExit.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -79,6 +80,9 @@ __attribute__((noinline)) void growSet(GranuleSet &S) {
       place(S, Old.Slots[I]);
   std::free(Old.Slots);
 }
+
+/// The last generation a journal took (Journal::generation).
+std::atomic<uint64_t> Generations{0};
 
 __thread Journal ThisThread;
 __thread bool CleanupRegistered;
@@ -166,7 +170,9 @@ void Journal::cacheSavedGranules(uintptr_t *Slots, uint64_t SlotCount) {
 
 // No granule lives at address 0, so zeroes cache nothing.
 void Journal::forgetCachedGranules() {
-  ++Generation;
+  // Unique across journals: a thread's knowledge of another's journal
+  // (JournalTeams.cpp) cannot match a later journal at the same address.
+  Generation = Generations.fetch_add(1, std::memory_order_relaxed) + 1;
   LastGranule = 0;
   for (SavedRange &R : Ranges)
     R = SavedRange();

@@ -92,8 +92,9 @@ public:
   uint32_t depth() const { return Depth; }
 
   /// Changes whenever what the newest snapshot has saved may shrink (a new
-  /// snapshot, a rollback, a release): a cache of saved granules tagged
-  /// with it is valid while it stays the same.
+  /// snapshot, a rollback, a release), to a value no journal had before: a
+  /// cache of saved granules tagged with it is valid while it stays the
+  /// same.
   uint64_t generation() const { return Generation; }
 
   /// Payload bytes (GranuleBytes per saved granule) of the segment of live

@@ -2,9 +2,9 @@
 //
 // For the roots and every function they may call:
 //  1. clone each into canonical form (Preprocess), dispatch its indirect
-//     calls to direct ones and point its calls at the other clones;
-//     (the code of OpenMP parallel regions gets clones of its own, team
-//     code, run inside the runtime's team: TeamRegions.h);
+//     calls to direct ones and point its calls at the other clones (the
+//     code of OpenMP parallel regions gets clones of its own, team code,
+//     run inside the runtime's team: TeamRegions.h);
 //  2. classify the clones into bounded leaves and resumable functions and
 //     count their steps (StepModel);
 //  3. instrument them: step charges, journal barriers, deterministic
@@ -174,8 +174,8 @@ bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
         Ok = false;
         continue;
       }
-      // A function differentiated as a libm function runs as one.
       bool CalleeInTeam = callsTeamCode(*Call, InTeam);
+      // A function differentiated as a libm function runs as one.
       if (Function *Callee = definedCallee(*Call);
           Callee && !functionLikeName(*Callee))
         Work.insert(CloneKey(Callee, CalleeInTeam));
@@ -269,7 +269,7 @@ GlobalVariable *InterruptibleBuilder::entryOf(Function &Root, Function &Step,
 /// or null when there is none.
 Function *InterruptibleBuilder::routeIterationMarkers() {
   SmallVector<CallBase *, 4> Markers;
-  for (auto &[F, Clone] : Clones)
+  for (auto &[Key, Clone] : Clones)
     for (Instruction &I : instructions(*Clone))
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (Function *Callee = Call->getCalledFunction())
@@ -320,7 +320,7 @@ chargingFunctions(const SmallPtrSetImpl<Function *> &StepFns,
 /// valid until the compilation stops.
 void InterruptibleBuilder::discardGenerated() {
   SmallVector<Function *, 16> Generated;
-  for (auto &[F, Clone] : Clones)
+  for (auto &[Key, Clone] : Clones)
     Generated.push_back(Clone);
   for (auto &[Clone, Step] : Steps)
     Generated.push_back(Step);
@@ -337,7 +337,7 @@ std::optional<DenseMap<Function *, InterruptibleRoot>>
 InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
   bool Ok = cloneReachable(Roots);
   Function *Boundary = routeIterationMarkers();
-  for (auto &[F, Clone] : Clones) {
+  for (auto &[Key, Clone] : Clones) {
     reallocateTangentsByCopying(*Clone, ABI);
     if (ForCheckpointing) {
       reallocateByCopying(*Clone, ABI);
