@@ -128,6 +128,25 @@ void dropCallersOfResumables(SetVector<Function *> &Candidates) {
   }
 }
 
+/// Removes from \p Fns, until none is left, the functions that call
+/// themselves through others of \p Fns (\p Atomic excepted: it runs
+/// without yielding, recursive or not) and, with \p DropCallersOfOthers,
+/// those that call a defined function outside \p Fns.
+void keepBoundable(SetVector<Function *> &Fns,
+                   const SmallPtrSetImpl<const Function *> &Atomic,
+                   bool DropCallersOfOthers) {
+  while (true) {
+    if (DropCallersOfOthers)
+      dropCallersOfResumables(Fns);
+    SmallVector<Function *, 4> Recursive =
+        RecursionFinder(Fns, Atomic).recursive();
+    if (Recursive.empty())
+      return;
+    for (Function *F : Recursive)
+      Fns.remove(F);
+  }
+}
+
 } // namespace
 
 /// Bounds of \p Fns (closed under calls, but for team code that charges
@@ -165,15 +184,8 @@ void StepModel::boundTeamCode(ArrayRef<Function *> Team) {
     if (isAcyclic(*F))
       Bounded.insert(F);
   }
-  SmallPtrSet<const Function *, 1> NothingElse;
-  while (true) {
-    SmallVector<Function *, 4> Recursive =
-        RecursionFinder(Bounded, NothingElse).recursive();
-    if (Recursive.empty())
-      break;
-    for (Function *F : Recursive)
-      Bounded.remove(F);
-  }
+  SmallPtrSet<const Function *, 1> NoneAtomic;
+  keepBoundable(Bounded, NoneAtomic, /*DropCallersOfOthers=*/false);
   boundInPostOrder(Bounded);
 }
 
@@ -190,15 +202,7 @@ StepModel::StepModel(ArrayRef<Function *> Functions, ArrayRef<Function *> Roots,
   for (Function *F : Functions)
     if (!is_contained(Roots, F) && !isTeamCode(*F) && isAcyclic(*F))
       Leaves.insert(F);
-  while (true) {
-    dropCallersOfResumables(Leaves);
-    SmallVector<Function *, 4> Recursive =
-        RecursionFinder(Leaves, TeamCode).recursive();
-    if (Recursive.empty())
-      break;
-    for (Function *F : Recursive)
-      Leaves.remove(F);
-  }
+  keepBoundable(Leaves, TeamCode, /*DropCallersOfOthers=*/true);
   for (Function *F : Team)
     Leaves.remove(F);
   boundInPostOrder(Leaves);
