@@ -3,6 +3,7 @@
 
 #include "Analysis/CallClassifier.h"
 #include "Analysis/MemoryKinds.h"
+#include "Support/CompareExchangeLoops.h"
 #include "Support/FloatBitOperations.h"
 #include "Support/LibmPointerOutputs.h"
 #include "Support/ParallelRegions.h"
@@ -305,6 +306,7 @@ Function *prepareForDifferentiation(Function &F) {
   removeUnreachableBlocks(*P);
   unifyReturns(*P);
   promoteStackSlots(*P);
+  lowerCompareExchangeUpdates(*P);
   rewriteFloatBitOperations(*P);
   storeWithoutCasts(*P);
   retypeIntegerCopies(*P);

@@ -1,7 +1,7 @@
 // Error: an atomic update of a double that has an adjoint is differentiated
 // only as an accumulation whose old value goes unused (`#pragma omp atomic`,
 // test/e2e/omp-parallel.c); here the program uses the value the update
-// returns, and clang makes a compare-and-swap loop of it.
+// returns.
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 #include <capsule/capsule.h>
 
