@@ -294,18 +294,21 @@ Function *InterruptibleBuilder::routeIterationMarkers() {
 }
 
 /// The functions whose calls may charge steps to the budget: the step
-/// functions, team code (a team's threads charge what they run), and the
-/// leaves that fork a team or call one that may.
+/// functions, team code (a team's threads charge what they run), the end of
+/// a team (which charges the team's sum), and the leaves that fork a team
+/// or call one that may.
 static SmallPtrSet<Function *, 16>
 chargingFunctions(const SmallPtrSetImpl<Function *> &StepFns,
-                  ArrayRef<Function *> TeamCode, ArrayRef<Function *> Leaves) {
+                  ArrayRef<Function *> TeamCode, ArrayRef<Function *> Leaves,
+                  RuntimeABI &ABI) {
   SmallPtrSet<Function *, 16> Charging(StepFns.begin(), StepFns.end());
   Charging.insert(TeamCode.begin(), TeamCode.end());
+  if (!TeamCode.empty())
+    Charging.insert(cast<Function>(ABI.ompTeamStep("team_end").getCallee()));
   auto ChargesAtCall = [&](const Instruction &I) {
     auto *Call = dyn_cast<CallBase>(&I);
     Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-    return Callee && (Charging.count(Callee) ||
-                      Callee->getName() == "__capsule_omp_team_end");
+    return Callee && Charging.count(Callee);
   };
   for (bool Changed = true; Changed;) {
     Changed = false;
@@ -415,7 +418,7 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
     StepFns.insert(Step);
   }
   SmallPtrSet<Function *, 16> Charging =
-      chargingFunctions(StepFns, TeamCode, Leaves);
+      chargingFunctions(StepFns, TeamCode, Leaves, ABI);
   for (Function *Step : StepFns)
     keepBudgetInRegister(*Step, Charging, ABI);
   if (ForCheckpointing) {

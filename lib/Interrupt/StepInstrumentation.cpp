@@ -396,12 +396,16 @@ void Instrumenter::journalLibraryOutputs(CallBase &Call) {
 
 void Instrumenter::chargeBlocks() {
   DenseMap<BasicBlock *, uint64_t> Costs;
-  DominatorTree DT(F);
-  LoopInfo LI(DT);
-  // Team code charges its loops only (StepModel::chargesItself).
-  bool LoopsOnly = Model.isTeamCode(F);
   for (BasicBlock &BB : F)
-    Costs[&BB] = LoopsOnly && !LI.getLoopFor(&BB) ? 0 : Model.blockCost(BB);
+    Costs[&BB] = Model.blockCost(BB);
+  // Team code charges its loops only (StepModel::chargesItself).
+  if (Model.isTeamCode(F)) {
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    for (auto &[BB, Cost] : Costs)
+      if (!LI.getLoopFor(BB))
+        Cost = 0;
+  }
   AtomicLoops Atomic = chargeAtomicLoops(F, Costs, Model, ABI);
   AtomicHeaders.insert(Atomic.Headers.begin(), Atomic.Headers.end());
   for (auto [BB, Cost] : Costs) {

@@ -356,16 +356,21 @@ static bool storesOnlyFloatsIn(const Loop &L) {
   return true;
 }
 
-/// Whether \p Load reads the same value in every iteration of \p L.
-static bool invariantIn(const Loop &L, const LoadInst &Load) {
+/// Whether \p Load reads the same value in every iteration of \p L;
+/// \p FloatStores caches storesOnlyFloatsIn per loop.
+static bool invariantIn(const Loop &L, const LoadInst &Load,
+                        DenseMap<const Loop *, bool> &FloatStores) {
   const Value *Ptr = Load.getPointerOperand();
   if (auto *Slot = dyn_cast<AllocaInst>(Ptr))
     return isChunkBound(*Slot) && !writtenIn(L, *Slot);
   // A shared variable holding a pointer (an array the region works on),
   // in a loop that stores only floating-point data.
-  return isa<Argument>(Ptr) &&
-         declaredAccessKind(Load) == ElementKind::Pointer &&
-         storesOnlyFloatsIn(L);
+  if (!isa<Argument>(Ptr) || declaredAccessKind(Load) != ElementKind::Pointer)
+    return false;
+  auto [It, New] = FloatStores.try_emplace(&L, false);
+  if (New)
+    It->second = storesOnlyFloatsIn(L);
+  return It->second;
 }
 
 void hoistLoopInvariantLoads(Function &F) {
@@ -377,10 +382,11 @@ void hoistLoopInvariantLoads(Function &F) {
       for (Instruction &I : BB)
         if (auto *Load = dyn_cast<LoadInst>(&I); Load && Load->isSimple())
           Loads.push_back(Load);
+  DenseMap<const Loop *, bool> FloatStores;
   for (LoadInst *Load : Loads) {
     Loop *Out = nullptr;
     for (Loop *L = LI.getLoopFor(Load->getParent());
-         L && invariantIn(*L, *Load); L = L->getParentLoop())
+         L && invariantIn(*L, *Load, FloatStores); L = L->getParentLoop())
       Out = L;
     // Loading a stack slot or a capture (dereferenceable) cannot trap, so
     // the load may run before the loop.

@@ -90,10 +90,7 @@ void keepBudgetInRegister(Function &Step,
                     [&](IRBuilder<> &B) { return ABI.budgetAddress(B); }, true};
   keepInRegisters(Step, Copy, [&](const CallBase &Call) {
     Function *Callee = Call.getCalledFunction();
-    // The end of a parallel region charges the team's steps.
-    return isa<CallInst>(Call) && Callee &&
-           (Charging.count(Callee) ||
-            Callee->getName() == "__capsule_omp_team_end");
+    return isa<CallInst>(Call) && Callee && Charging.count(Callee);
   });
 }
 

@@ -23,9 +23,9 @@ namespace capsule {
 class RuntimeABI;
 
 /// Keeps step function \p Step's budget in a register: read at its entry
-/// and after each call of a function in \p Charging (the step functions,
-/// and the code of parallel regions, whose threads charge what they run)
-/// or of the end of a parallel region, written back before such calls and
+/// and after each call of a function in \p Charging (those that charge
+/// steps: the step functions, and the code and end of parallel regions,
+/// whose threads charge what they run), written back before such calls and
 /// before it returns or yields.
 void keepBudgetInRegister(
     llvm::Function &Step,
