@@ -11,6 +11,7 @@
 #include "Interrupt/ResumableSplitter.h"
 #include "Interrupt/TeamRegions.h"
 #include "Support/GeneratedCode.h"
+#include "Support/LibraryBodies.h"
 #include "Support/LinkTime.h"
 #include "Support/MarkerCalls.h"
 #include "Support/RuntimeABI.h"
@@ -64,6 +65,7 @@ PreservedAnalyses InterruptPass::run(Module &M, ModuleAnalysisManager &MAM) {
   enterLinkTime(M);
   if (Calls.empty())
     return PreservedAnalyses::all();
+  supplyLibraryBodies(M);
 
   SmallVector<RunRequest, 8> Requests;
   SetVector<Function *> Roots;

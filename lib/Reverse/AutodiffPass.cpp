@@ -13,6 +13,7 @@
 #include "Reverse/SplitGradient.h"
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
+#include "Support/LibraryBodies.h"
 #include "Support/LinkTime.h"
 #include "Support/MarkerCalls.h"
 #include "Support/MarkerOperands.h"
@@ -264,6 +265,7 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
   enterLinkTime(M);
   if (Calls.empty())
     return PreservedAnalyses::all();
+  supplyLibraryBodies(M);
 
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   promoteMarkerOperands(
