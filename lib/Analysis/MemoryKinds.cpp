@@ -615,6 +615,19 @@ ElementKind declaredAccessKind(const Instruction &I) {
   return tagKind(dyn_cast_or_null<MDNode>(I.getMetadata(LLVMContext::MD_tbaa)));
 }
 
+bool isIntegerAtomicUpdate(const Instruction &I) {
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    return RMW->getType()->isIntegerTy() && !RMW->isFloatingPointOperation() &&
+           RMW->getOperation() != AtomicRMWInst::Xchg;
+  if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+    auto *New = dyn_cast<BinaryOperator>(CX->getNewValOperand());
+    return New && New->getType()->isIntegerTy() &&
+           (New->getOpcode() == Instruction::Add ||
+            New->getOpcode() == Instruction::Sub);
+  }
+  return false;
+}
+
 ElementKind kindOfType(Type *T) {
   Evidence E; // a type holding a union adds nothing: Unknown
   E.addType(T);

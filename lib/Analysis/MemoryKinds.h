@@ -105,6 +105,14 @@ ElementKind kindOfType(llvm::Type *T);
 /// union out as one of its members.
 bool holdsUnion(const llvm::Type *T);
 
+/// Whether \p I is an atomic update doing integer arithmetic on integer
+/// memory, as a reference count's increment and decrement do (atomicrmw
+/// add, sub, and, or, ... of an integer; a compare-exchange whose new value
+/// is an integer sum or difference). It moves no floating-point data's bits,
+/// so derivatives have nothing to do with it, as with an integer store;
+/// exchanges may move a float's bits and are not such updates.
+bool isIntegerAtomicUpdate(const llvm::Instruction &I);
+
 /// double, float or ptr for those kinds; null for the others.
 llvm::Type *scalarTypeOf(ElementKind Kind, llvm::LLVMContext &C);
 

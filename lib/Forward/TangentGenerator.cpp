@@ -218,7 +218,8 @@ bool TangentGenerator::checkSupported(Instruction &I) {
     if (std::optional<std::string> Why = Checks.untrackedAccess(I))
       return Refuse(*Why);
   if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I) &&
-      AI.hasShadow(I.getOperand(0)) && !isAtomicAccumulation(I))
+      AI.hasShadow(I.getOperand(0)) && !isAtomicAccumulation(I) &&
+      !isIntegerAtomicUpdate(I))
     return Refuse("atomic update of memory that has derivatives other than "
                   "an addition or subtraction whose old value goes unused");
   if (I.getType()->isFPOrFPVectorTy() && !carriesFloat(I.getType()) &&

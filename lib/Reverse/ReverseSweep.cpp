@@ -259,7 +259,8 @@ void GradientGenerator::reverseInstruction(Instruction &I) {
       RMW && RMW->isFloatingPointOperation() && AI.hasShadow(I.getOperand(0)))
     return reverseAtomicAccumulation(*RMW);
   // Both keep the address in operand 0.
-  if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I) && AI.hasShadow(I.getOperand(0)))
+  if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I) &&
+      AI.hasShadow(I.getOperand(0)) && !isIntegerAtomicUpdate(I))
     return unsupported(I, "atomic update of memory that has adjoints");
   if (I.getType()->isFPOrFPVectorTy() && !carriesFloat(I.getType()) &&
       any_of(I.operands(), [&](const Use &U) { return AI.isVaried(U); }))

@@ -1,0 +1,58 @@
+// std::shared_ptr and std::weak_ptr owning active data: make_shared puts
+// the reference counts in the block with the doubles, and copies, resets
+// and weak_ptr::lock update them atomically (integer atomic updates, which
+// move no floating-point data). Reverse and forward mode, plain and
+// checkpointed, with and without threads linked.
+// RUN: %clangxx -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
+// RUN: %clangxx -O2 -g -pthread %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
+// RUN: %check_checkpointed %clangxx %s %t.ck0 -O0 -g %capsule_cflags -- %capsule_ldflags
+// RUN: %check_checkpointed %clangxx %s %t.ck2 -O2 -g -pthread %capsule_cflags -- %capsule_ldflags
+#include <capsule/capsule.h>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "include/check.h"
+
+struct Layer {
+  double w, b;
+};
+
+static const int N = 5;
+
+static double f(const double *x) {
+  std::vector<std::shared_ptr<Layer>> layers;
+  for (int i = 0; i < N; ++i)
+    layers.push_back(std::make_shared<Layer>(Layer{x[i], 0.5 * x[i]}));
+  std::shared_ptr<Layer> first = layers[0];
+  std::weak_ptr<Layer> watch = layers[2];
+  layers[2].reset();
+  double s = 0;
+  for (auto &l : layers)
+    if (l)
+      s += std::sin(l->w) * l->b;
+  if (std::shared_ptr<Layer> alive = watch.lock())
+    s += alive->w * 10; // not reached: the last owner is gone
+  std::weak_ptr<Layer> kept = first;
+  if (std::shared_ptr<Layer> alive = kept.lock())
+    s += alive->b * alive->b;
+  std::shared_ptr<double> owned(new double(x[1] * 3));
+  std::shared_ptr<double> shared = owned;
+  owned.reset();
+  return s * first->w + *shared * x[3];
+}
+
+static double f_fd(double *x, void *) { return f(x); }
+
+int main() {
+  double x[N] = {0.3, 0.5, 0.7, 0.9, 1.1}, dx[N] = {0};
+  double v[N] = {0.2, -0.1, 0.4, 0.3, -0.5};
+  __capsule_autodiff<void>((void *)f, capsule_dup, x, dx);
+  check_grad_fd("gradient", dx, f_fd, nullptr, x, N);
+  double directional = 0;
+  for (int i = 0; i < N; ++i)
+    directional += dx[i] * v[i];
+  check_close("tangent", __capsule_fwddiff<double>((void *)f, x, v),
+              directional, 1e-12, 1e-12);
+  return check_report();
+}
