@@ -379,6 +379,31 @@ void addTBAAStruct(Evidence &E, const Instruction &Copy) {
 
 } // namespace
 
+/// The element type of \p T's arrays, however nested.
+static Type *withoutArrays(Type *T) {
+  while (auto *A = dyn_cast<ArrayType>(T))
+    T = A->getElementType();
+  return T;
+}
+
+/// What \p V holds when it is a load of a stack slot stored once, as an
+/// -O0 function's copy of its parameter.
+static const Value *storedOnceInSlot(const Value *V) {
+  auto *Load = dyn_cast<LoadInst>(V);
+  auto *Slot = Load ? dyn_cast<AllocaInst>(Load->getPointerOperand()) : nullptr;
+  if (!Slot)
+    return nullptr;
+  const Value *Stored = nullptr;
+  for (const User *U : Slot->users()) {
+    auto *SI = dyn_cast<StoreInst>(U);
+    if (SI && SI->getPointerOperand() == Slot && !Stored)
+      Stored = SI->getValueOperand();
+    else if (SI || !isa<LoadInst>(U))
+      return nullptr;
+  }
+  return Stored;
+}
+
 /// A struct type the memory \p Base points to is an array of (or one
 /// element of): how it is allocated, or how neighbouring code indexes it.
 /// Loop pointers (a phi stepping by byte offsets) are followed to where
@@ -392,9 +417,9 @@ static StructType *structTypeAt(const Value *Base) {
   while (!Work.empty() && Seen.size() <= MaxVisited) {
     const Value *V = Work.pop_back_val();
     if (auto *AI = dyn_cast<AllocaInst>(V))
-      return dyn_cast<StructType>(AI->getAllocatedType());
+      return dyn_cast<StructType>(withoutArrays(AI->getAllocatedType()));
     if (auto *G = dyn_cast<GlobalVariable>(V))
-      return dyn_cast<StructType>(G->getValueType());
+      return dyn_cast<StructType>(withoutArrays(G->getValueType()));
     // An element address (`gep %struct.S, ptr %p, i64 %i`) names its type.
     if (auto *GEP = dyn_cast<GEPOperator>(V))
       if (auto *S = dyn_cast<StructType>(GEP->getResultElementType()))
@@ -407,6 +432,8 @@ static StructType *structTypeAt(const Value *Base) {
     SmallVector<const Value *, 4> Origins;
     if (auto *Phi = dyn_cast<PHINode>(V))
       append_range(Origins, Phi->incoming_values());
+    if (const Value *Stored = storedOnceInSlot(V))
+      Origins.push_back(Stored);
     // A parameter points to what its callers pass.
     if (auto *Param = dyn_cast<Argument>(V))
       append_range(Origins, argumentsPassedTo(*Param));
@@ -459,6 +486,20 @@ RangeLayout layoutUnder(const Value *Ptr, uint64_t Bytes,
 }
 
 } // namespace
+
+std::optional<SmallVector<MemoryRun, 4>>
+runsUnder(const Value *Ptr, uint64_t Bytes, const DataLayout &DL) {
+  RangeLayout R = layoutUnder(Ptr, Bytes, DL);
+  if (!R.Found)
+    return std::nullopt;
+  SmallVector<MemoryRun, 4> Runs;
+  for (const MemoryRun &Run : R.Runs) {
+    uint64_t Begin = std::max(Run.Offset, R.Begin);
+    uint64_t End = std::min(Run.Offset + Run.Bytes, R.End);
+    Runs.push_back({Begin - R.Begin, End - Begin, Run.Kind});
+  }
+  return Runs;
+}
 
 ElementKind kindAtOffset(const Value *Ptr, uint64_t Bytes,
                          const DataLayout &DL) {

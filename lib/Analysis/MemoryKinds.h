@@ -11,6 +11,8 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
+
 namespace llvm {
 class CallBase;
 class DataLayout;
@@ -23,6 +25,13 @@ class Value;
 namespace capsule {
 
 enum class ElementKind { F64, F32, Pointer, Integer, Unknown };
+
+/// A contiguous stretch of one kind of data inside a type's memory image.
+struct MemoryRun {
+  uint64_t Offset;
+  uint64_t Bytes;
+  ElementKind Kind;
+};
 
 /// The kind of the elements copied by a memcpy/memmove, or carried over by
 /// a realloc. Memory mixing integers with one floating-point kind counts as
@@ -62,6 +71,13 @@ ElementKind pointeeKind(const llvm::Value *Ptr);
 ElementKind kindAtOffset(const llvm::Value *Ptr, uint64_t Bytes,
                          const llvm::DataLayout &DL);
 
+/// The floating-point and pointer stretches of the \p Bytes bytes at \p Ptr
+/// (offsets from \p Ptr; the bytes between hold integers or padding),
+/// according to the layout of the struct the memory is an array of, when
+/// that struct can be found and has no union there.
+std::optional<llvm::SmallVector<MemoryRun, 4>>
+runsUnder(const llvm::Value *Ptr, uint64_t Bytes, const llvm::DataLayout &DL);
+
 /// What the \p Bytes bytes at \p Ptr hold according to the other loads and
 /// stores of that size at the same address in the function (the same base
 /// and constant offset, through phis that agree), or the type of a GEP or
@@ -79,13 +95,6 @@ bool layoutHasFloatingPoint(const llvm::Value *Ptr, uint64_t Bytes,
 /// Function attribute naming the user's function a prepared clone was made
 /// from, so that evidence can be looked for at the original's call sites.
 inline constexpr const char *OriginalFunctionAttr = "capsule-original";
-
-/// A contiguous stretch of one kind of data inside a type's memory image.
-struct MemoryRun {
-  uint64_t Offset;
-  uint64_t Bytes;
-  ElementKind Kind;
-};
 
 /// The floating-point and pointer stretches of \p T's memory image (integer
 /// and padding bytes are left out), adjacent stretches of a kind merged.

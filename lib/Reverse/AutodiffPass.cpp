@@ -17,6 +17,7 @@
 #include "Support/LinkTime.h"
 #include "Support/MarkerCalls.h"
 #include "Support/MarkerOperands.h"
+#include "Support/MixedCopies.h"
 #include "Support/NestingOrder.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -266,6 +267,7 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (Calls.empty())
     return PreservedAnalyses::all();
   supplyLibraryBodies(M);
+  splitMixedCopies(M);
 
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   promoteMarkerOperands(
