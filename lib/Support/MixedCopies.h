@@ -1,4 +1,4 @@
-//===- MixedCopies.h - Struct copies split by kind ---------------*- C++ -*-===//
+//===- MixedCopies.h - Struct copies split by kind --------------*- C++ -*-===//
 //
 // A struct holding both floating-point data and pointers (a valarray
 // expression's closure: a scalar by value beside references; a lambda
