@@ -280,8 +280,9 @@ static std::optional<CalleeKind> allocationFunction(StringRef Name) {
 /// Members of libstdc++ that touch no floating-point data the program
 /// differentiates: writing to an output stream (std::cout << x prints x),
 /// char strings and their allocator, the hash tables' rehash policy
-/// (integers), and the guards of function-local statics and the
-/// registration of their destructors.
+/// (integers), the guards of function-local statics and the registration
+/// of their destructors, and the object a throw carries (a throw abandons
+/// the gradient, so nothing derives from it).
 static bool isCxxLibraryWithoutFloatingPoint(StringRef Name) {
   return Name.starts_with("_ZNSo") ||                  // std::ostream::
          Name.starts_with("_ZSt16__ostream_insert") || // << of a C string
@@ -292,7 +293,7 @@ static bool isCxxLibraryWithoutFloatingPoint(StringRef Name) {
          Name.starts_with("_ZNSaIcE") ||
          Name.starts_with("_ZNKSt8__detail20_Prime_rehash_policy") ||
          Name.starts_with("__cxa_guard_") || Name == "__cxa_atexit" ||
-         Name == "__cxa_thread_atexit";
+         Name == "__cxa_thread_atexit" || Name == "__cxa_allocate_exception";
 }
 
 /// External functions whose effects never carry derivatives: output,

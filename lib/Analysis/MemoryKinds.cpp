@@ -669,6 +669,31 @@ bool isIntegerAtomicUpdate(const Instruction &I) {
   return false;
 }
 
+bool integerBySourceType(const Instruction &Access) {
+  auto *Load = dyn_cast<LoadInst>(&Access);
+  auto *Store = dyn_cast<StoreInst>(&Access);
+  if (!Load && !Store)
+    return false;
+  Type *T = Load ? Load->getType() : Store->getValueOperand()->getType();
+  if (!T->isIntegerTy(16) && !T->isIntegerTy(32) && !T->isIntegerTy(64))
+    return false;
+  if (!originalFunction(Access.getFunction())->hasOptNone() ||
+      Access.getMetadata(LLVMContext::MD_tbaa))
+    return false;
+  // A union's members are read as any of their types.
+  const Value *Ptr = getLoadStorePointerOperand(&Access);
+  while (auto *GEP = dyn_cast<GEPOperator>(Ptr)) {
+    if (holdsUnion(GEP->getSourceElementType()))
+      return false;
+    Ptr = GEP->getPointerOperand();
+  }
+  if (auto *Slot = dyn_cast<AllocaInst>(Ptr))
+    return !holdsUnion(Slot->getAllocatedType());
+  if (auto *G = dyn_cast<GlobalVariable>(Ptr))
+    return !holdsUnion(G->getValueType());
+  return isa<Argument, LoadInst, CallBase>(Ptr);
+}
+
 ElementKind kindOfType(Type *T) {
   Evidence E; // a type holding a union adds nothing: Unknown
   E.addType(T);

@@ -60,6 +60,14 @@ void markExactAccessType(llvm::Instruction &Access);
 /// either, or for `omnipotent char`.
 ElementKind declaredAccessKind(const llvm::Instruction &I);
 
+/// Whether \p Access, a 16-, 32- or 64-bit integer load or store in code
+/// compiled at -O0 (which has no TBAA), is typed by the program's own
+/// declarations: clang gives -O0 accesses the type of the lvalue, so an
+/// integer one reads an integer, unless the program breaks the aliasing
+/// rules or reads a union's member (a union on the way, or a pointer of
+/// another origin, does not count).
+bool integerBySourceType(const llvm::Instruction &Access);
+
 /// The kind of data \p Ptr points to, from how the memory is typed where it
 /// is allocated and accessed (and, for a parameter, at the call sites).
 ElementKind pointeeKind(const llvm::Value *Ptr);

@@ -9,6 +9,7 @@
 
 #include "Analysis/MemoryKinds.h"
 #include "Forward/Lanes.h"
+#include "Support/Cloning.h"
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
 
@@ -18,7 +19,6 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/MDBuilder.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -170,8 +170,7 @@ void TangentGenerator::cloneBody() {
       setTwin(&A, T.getArg(Next++));
   SmallVector<ReturnInst *, 1> Returns;
   AttributeList Declared = T.getAttributes();
-  CloneFunctionInto(&T, &P, Map, CloneFunctionChangeType::LocalChangesOnly,
-                    Returns);
+  cloneFunctionInto(T, P, Map, Returns);
   // Cloning replaced the attributes with the primal's; the byval copies of
   // the twins (declareTangent) must stay.
   for (unsigned K = P.arg_size(); K < T.arg_size(); ++K)

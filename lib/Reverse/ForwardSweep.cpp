@@ -9,6 +9,7 @@
 #include "Analysis/MemoryKinds.h"
 #include "Reverse/ByValShadows.h"
 #include "Reverse/GradientGenerator.h"
+#include "Support/Cloning.h"
 #include "Support/GeneratedCode.h"
 #include "Support/ParallelRegions.h"
 #include "Support/RefusedCalls.h"
@@ -19,7 +20,6 @@
 #include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -57,8 +57,7 @@ void GradientGenerator::buildForward() {
       FwdShadows[&A] = S;
     }
   SmallVector<ReturnInst *, 1> Returns;
-  CloneFunctionInto(&Fwd, &P, FwdMap, CloneFunctionChangeType::LocalChangesOnly,
-                    Returns);
+  cloneFunctionInto(Fwd, P, FwdMap, Returns);
   dropPrimalOnlyAttributes(Fwd, Fwd.getReturnType() != P.getReturnType());
   // Cloning copied the primal's linkage and calling convention (fastcc for
   // static functions at -O2); the forward sweep is called with its own.

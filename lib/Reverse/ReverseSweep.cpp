@@ -477,6 +477,8 @@ void GradientGenerator::reverseIntegerStore(StoreInst &SI) {
   auto *Source = dyn_cast<LoadInst>(V);
   unsigned Bits = V->getType()->getScalarSizeInBits();
   auto Untyped = [&](const Instruction &Access, const Value *Ptr) {
+    if (integerBySourceType(Access))
+      return false;
     ElementKind K = declaredAccessKind(Access);
     if (K == ElementKind::Unknown)
       K = kindAtOffset(Ptr, DL.getTypeStoreSize(V->getType()), DL);

@@ -3,6 +3,7 @@
 
 #include "Analysis/CallClassifier.h"
 #include "Analysis/MemoryKinds.h"
+#include "Support/Cloning.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -12,7 +13,6 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
@@ -166,8 +166,7 @@ static Function *withFloatCaptures(Function &Micro, ArrayRef<Type *> Retyped) {
     Words.push_back({Word, NA});
     VMap[&A] = Word;
   }
-  CloneFunctionInto(New, &Micro, VMap,
-                    CloneFunctionChangeType::LocalChangesOnly, Returns);
+  cloneFunctionInto(*New, Micro, VMap, Returns);
   BasicBlock &Entry = New->getEntryBlock();
   for (auto &[Placeholder, NA] : Words) {
     IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());

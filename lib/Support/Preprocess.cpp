@@ -3,6 +3,7 @@
 
 #include "Analysis/CallClassifier.h"
 #include "Analysis/MemoryKinds.h"
+#include "Support/Cloning.h"
 #include "Support/CompareExchangeLoops.h"
 #include "Support/FloatBitOperations.h"
 #include "Support/LibmPointerOutputs.h"
@@ -290,7 +291,7 @@ static void devirtualizeKnownLibraryCalls(Function &F) {
 
 Function *prepareForDifferentiation(Function &F) {
   ValueToValueMapTy VMap;
-  Function *P = CloneFunction(&F, VMap);
+  Function *P = cloneFunction(F, VMap);
   P->setName(F.getName() + ".capsule.prep");
   P->addFnAttr(OriginalFunctionAttr, F.getName());
   P->setLinkage(GlobalValue::InternalLinkage);

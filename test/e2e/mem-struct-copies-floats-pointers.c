@@ -1,6 +1,6 @@
 // Copies of structs holding doubles beside pointers (and a float, and
-// integers): struct assignment and memcpy of one struct, which clang and
-// libraries emit as one memcpy. Capsule splits such a copy by the struct's
+// integers), and of a double beside a float: struct assignment and memcpy
+// of one struct, which clang and libraries emit as one memcpy. Capsule splits such a copy by the struct's
 // layout (Support/MixedCopies.h): the doubles' adjoints move back, the
 // pointers' shadows forward. Reverse and forward mode, plain and
 // checkpointed.
@@ -53,6 +53,27 @@ double f(const double *x) {
   return s;
 }
 
+// A helper copying a struct of a double and a float but reading only the
+// double: judged by its accesses the copy would be of doubles, and the
+// float's adjoint would be garbled; by the layout it is split.
+typedef struct {
+  double a;
+  float b;
+  int c;
+} Pair;
+
+__attribute__((noinline)) static double copyAndRead(Pair *dst,
+                                                    const Pair *src) {
+  memcpy(dst, src, sizeof(Pair));
+  return dst->a;
+}
+
+double g(const double *x) {
+  Pair s = {x[0], (float)(x[1] * x[2]), 3}, t;
+  double a = copyAndRead(&t, &s);
+  return a * t.b;
+}
+
 static double f_fd(double *x, void *ctx) { return f(x); }
 
 int main(void) {
@@ -68,5 +89,12 @@ int main(void) {
     directional += dx[i] * v[i];
   check_close("tangent", __capsule_fwddiff((void *)f, x, v), directional,
               1e-12, 1e-12);
+  double dg[N] = {0};
+  __capsule_autodiff((void *)g, capsule_dup, x, dg);
+  // g = x0 (float)(x1 x2): finite differences would see the float's
+  // rounding steps; the closed form, to the float's precision.
+  double want[N] = {(float)(x[1] * x[2]), x[0] * x[2], x[0] * x[1]};
+  for (int i = 0; i < N; i++)
+    check_close("gradient of g", dg[i], want[i], 1e-6, 1e-7);
   return check_report();
 }
