@@ -34,6 +34,25 @@ for var in ["HOME", "TMPDIR"]:
 # Tests that want these set them; the caller's values must not leak in.
 clear_settings(config)
 
+
+
+def cpu_flags():
+    """The processor's instruction-set extensions, from /proc/cpuinfo."""
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+# Tests that run code built for AVX2 and FMA require them (REQUIRES:
+# avx2-fma); every x86-64 processor of the last decade has them.
+if {"avx2", "fma"} <= cpu_flags():
+    config.available_features.add("avx2-fma")
+
 include_flags = "-I{0}/include -I{0}/test/e2e/include".format(
     config.capsule_src_root
 )

@@ -55,6 +55,21 @@ static bool alreadySaid(const LLVMContext &C, const DebugLoc &Loc,
   return !Seen.insert({&C, File, Line, Col, Said}).second;
 }
 
+/// The contexts (compilations) in which an error was reported.
+static std::set<const LLVMContext *> &contextsWithErrors() {
+  static std::set<const LLVMContext *> Contexts;
+  return Contexts;
+}
+
+static void diagnoseError(LLVMContext &C, const DiagnosticInfo &Error) {
+  contextsWithErrors().insert(&C);
+  C.diagnose(Error);
+}
+
+bool errorsReported(const LLVMContext &C) {
+  return contextsWithErrors().count(&C);
+}
+
 /// "capsule: <Before> '<function>'<After>: <Why>" and the instruction,
 /// attributed to the user's function, not the clone the pass works on.
 static void diagnoseAt(const Instruction &I, const Function &Origin,
@@ -66,8 +81,11 @@ static void diagnoseAt(const Instruction &I, const Function &Origin,
   if (alreadySaid(I.getContext(), I.getDebugLoc(), Said))
     return;
   std::string Msg = Said + "\n  in instruction: " + instructionText(I);
-  I.getContext().diagnose(
-      DiagnosticInfoUnsupported(Origin, Msg, I.getDebugLoc(), Severity));
+  DiagnosticInfoUnsupported Diagnostic(Origin, Msg, I.getDebugLoc(), Severity);
+  if (Severity == DS_Error)
+    diagnoseError(I.getContext(), Diagnostic);
+  else
+    I.getContext().diagnose(Diagnostic);
 }
 
 void reportUnsupported(const Instruction &I, const Function &Origin,
@@ -103,13 +121,14 @@ void reportBadMarkerCall(const Instruction &Call, const Twine &Why) {
   DebugLoc At = outermostLocation(Call.getDebugLoc());
   if (alreadySaid(Call.getContext(), At, Msg))
     return;
-  Call.getContext().diagnose(
-      DiagnosticInfoUnsupported(*Call.getFunction(), Msg, At));
+  diagnoseError(Call.getContext(),
+                DiagnosticInfoUnsupported(*Call.getFunction(), Msg, At));
 }
 
 void reportUnimplementedApi(const Instruction *I, const Twine &Why) {
-  I->getContext().diagnose(DiagnosticInfoUnsupported(
-      *I->getFunction(), "capsule: " + Why, I->getDebugLoc(), DS_Error));
+  diagnoseError(I->getContext(),
+                DiagnosticInfoUnsupported(*I->getFunction(), "capsule: " + Why,
+                                          I->getDebugLoc(), DS_Error));
 }
 
 /// "file:line: " of a global's definition, when debug info has it.
@@ -133,6 +152,7 @@ std::string definitionSite(const GlobalValue &GV) {
 }
 
 void reportUnimplementedApi(LLVMContext &C, const Twine &Why) {
+  contextsWithErrors().insert(&C);
   C.emitError("capsule: " + Why);
 }
 

@@ -43,6 +43,10 @@ void reportBadMarkerCall(const llvm::Instruction &Call, const llvm::Twine &Why);
 void reportUnimplementedApi(const llvm::Instruction *I, const llvm::Twine &Why);
 void reportUnimplementedApi(llvm::LLVMContext &C, const llvm::Twine &Why);
 
+/// Whether an error was reported in context \p C: the compilation fails,
+/// and code whose generation stopped at the error may be unfinished.
+bool errorsReported(const llvm::LLVMContext &C);
+
 /// "file:line: " of a global's definition, when debug info has it.
 std::string definitionSite(const llvm::GlobalValue &GV);
 /// The user-facing name of a function (demangled C++ name when possible).

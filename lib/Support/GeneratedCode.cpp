@@ -1,6 +1,8 @@
 //===- GeneratedCode.cpp - What generated code shares ---------------------===//
 #include "Support/GeneratedCode.h"
+
 #include "Analysis/Signature.h"
+#include "Support/Diagnostics.h"
 
 #include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/Constants.h"
@@ -75,6 +77,10 @@ void eraseUnusedGlobals(Module &M, ArrayRef<GlobalVariable *> Globals) {
 }
 
 void verifyGenerated(Module &M) {
+  // After an error the compilation fails anyway, and code generated up to
+  // it may be unfinished.
+  if (errorsReported(M.getContext()))
+    return;
   // One verifier for the module: each verifyFunction would walk again the
   // debug-info types every subprogram reaches, which for C++ templates
   // compiled with -g is most of the module's metadata.

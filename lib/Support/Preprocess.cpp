@@ -6,6 +6,7 @@
 #include "Support/Cloning.h"
 #include "Support/CompareExchangeLoops.h"
 #include "Support/FloatBitOperations.h"
+#include "Support/IntegerAddresses.h"
 #include "Support/LibmPointerOutputs.h"
 #include "Support/ParallelRegions.h"
 #include "Support/SearchCalls.h"
@@ -307,6 +308,7 @@ Function *prepareForDifferentiation(Function &F) {
   removeUnreachableBlocks(*P);
   unifyReturns(*P);
   promoteStackSlots(*P);
+  rebaseIntegerAddresses(*P);
   lowerCompareExchangeUpdates(*P);
   rewriteFloatBitOperations(*P);
   storeWithoutCasts(*P);

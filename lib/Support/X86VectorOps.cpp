@@ -94,6 +94,21 @@ Value *lowerIntrinsic(IRBuilder<> &B, IntrinsicInst &Call) {
   }
 }
 
+/// Eigen's pmadd with FMA in inline assembly: "vfmadd231pd $1, $2, $0",
+/// the result tied to the third operand: dest = first * second + dest.
+Value *lowerInlineFma(IRBuilder<> &B, CallInst &Call, StringRef Text,
+                      StringRef Constraints) {
+  StringRef Op = Text.take_until([](char C) { return C == ' '; });
+  if (Call.arg_size() != 3 || !Constraints.starts_with("=x,x,x,0") ||
+      !Text.ends_with(" $1, $2, $0") ||
+      !is_contained(
+          {"vfmadd231pd", "vfmadd231ps", "vfmadd231sd", "vfmadd231ss"}, Op))
+    return nullptr;
+  return B.CreateIntrinsic(
+      Intrinsic::fma, {Call.getType()},
+      {Call.getArgOperand(0), Call.getArgOperand(1), Call.getArgOperand(2)});
+}
+
 /// Eigen's pmin and pmax in inline assembly: "maxpd $1, $0" with the
 /// result tied to the second operand (dest = max(dest, src) with dest the
 /// second argument), or AVX's three-operand "vmaxpd $1, $2, $0" (dest =
@@ -102,7 +117,11 @@ Value *lowerInlineAsm(IRBuilder<> &B, CallInst &Call) {
   auto *Asm = cast<InlineAsm>(Call.getCalledOperand());
   StringRef Text = Asm->getAsmString();
   StringRef Constraints = Asm->getConstraintString();
-  if (Call.arg_size() != 2 || !Call.getType()->isFPOrFPVectorTy())
+  if (!Call.getType()->isFPOrFPVectorTy())
+    return nullptr;
+  if (Call.arg_size() == 3)
+    return lowerInlineFma(B, Call, Text, Constraints);
+  if (Call.arg_size() != 2)
     return nullptr;
   bool TwoOperand =
       Constraints.starts_with("=x,x,0") && (Text.ends_with(" $1, $0"));

@@ -4,7 +4,8 @@
 // SSE and AVX code reaches the differentiator as x86-specific intrinsics
 // (_mm_max_pd is llvm.x86.sse2.max.pd, _mm_hadd_pd llvm.x86.sse3.hadd.pd)
 // and, in Eigen, as inline assembly (its pmin and pmax use minpd and maxpd
-// in asm for compilers that claim to be an old GCC, which clang does). They
+// in asm for compilers that claim to be an old GCC, which clang does, and
+// with FMA its pmadd is vfmadd231pd in asm). They
 // become the generic IR they compute, exactly: selects of comparisons,
 // shuffles and additions, whose derivatives the sweeps know. Vector
 // reductions by maximum and minimum become a tree of maxnum and minnum.

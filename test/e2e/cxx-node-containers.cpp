@@ -7,7 +7,7 @@
 // shape of a tree after many insertions and erasures.
 // RUN: %clangxx -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clangxx -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
-// RUN: %clangxx -O3 -march=haswell -g %capsule_cflags %s -o %t3 %capsule_ldflags && %t3
+// RUN: %clangxx -O3 -mavx -g %capsule_cflags %s -o %t3 %capsule_ldflags && %t3
 // RUN: %clangxx -O2 -g -flto %capsule_cflags -c %s -o %t.lto.o
 // RUN: %clangxx -O2 -flto %t.lto.o $(%capsule_config --lto-ldflags --ldflags) -o %t.lto && %t.lto
 // RUN: %check_checkpointed %clangxx %s %t.ck0 -O0 -g %capsule_cflags -- %capsule_ldflags

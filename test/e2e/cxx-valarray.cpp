@@ -6,7 +6,7 @@
 // RUN: %clangxx -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clangxx -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags && %t1
 // RUN: %clangxx -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
-// RUN: %clangxx -O3 -march=haswell -g %capsule_cflags %s -o %t3 %capsule_ldflags && %t3
+// RUN: %clangxx -O3 -mavx -g %capsule_cflags %s -o %t3 %capsule_ldflags && %t3
 // RUN: %check_checkpointed %clangxx %s %t.ck0 -O0 -g %capsule_cflags -- %capsule_ldflags
 // RUN: %check_checkpointed %clangxx %s %t.ck2 -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <capsule/capsule.h>

@@ -1,0 +1,73 @@
+//===- IntegerAddresses.cpp - Addresses computed on integers --------------===//
+#include "Support/IntegerAddresses.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+namespace {
+
+/// The one pointer \p Address is computed from, through additions,
+/// subtractions and bitwise operations of integers; null when it is none or
+/// several, or when a step is anything else.
+Value *pointerComputedFrom(Value *Address) {
+  constexpr unsigned MaxSteps = 32;
+  SmallVector<Value *, 8> Work{Address};
+  SmallPtrSet<Value *, 8> Seen;
+  Value *Base = nullptr;
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    if (Seen.size() > MaxSteps)
+      return nullptr;
+    if (auto *Cast = dyn_cast<PtrToIntInst>(V)) {
+      if (Base && Base != Cast->getPointerOperand())
+        return nullptr;
+      Base = Cast->getPointerOperand();
+      continue;
+    }
+    auto *Op = dyn_cast<BinaryOperator>(V);
+    if (Op &&
+        is_contained({Instruction::Add, Instruction::Sub, Instruction::And,
+                      Instruction::Or, Instruction::Xor},
+                     Op->getOpcode())) {
+      Work.append({Op->getOperand(0), Op->getOperand(1)});
+      continue;
+    }
+    // Other integers: constants, arguments, loaded or computed values that
+    // no pointer conversion reaches within the expression.
+    if (isa<PtrToIntInst>(V) || isa<IntToPtrInst>(V))
+      return nullptr;
+  }
+  return Base;
+}
+
+} // namespace
+
+void rebaseIntegerAddresses(Function &F) {
+  SmallVector<IntToPtrInst *, 4> Casts;
+  for (Instruction &I : instructions(F))
+    if (auto *Cast = dyn_cast<IntToPtrInst>(&I))
+      Casts.push_back(Cast);
+  for (IntToPtrInst *Cast : Casts) {
+    Value *Address = Cast->getOperand(0);
+    Value *Base = pointerComputedFrom(Address);
+    if (!Base || Base->getType() != Cast->getType())
+      continue;
+    IRBuilder<> B(Cast);
+    Value *Offset = B.CreateSub(
+        Address, B.CreatePtrToInt(Base, Address->getType()), "capsule.offset");
+    // Not inbounds: nothing says the address stays in p's object.
+    Value *Rebased = B.CreateGEP(B.getInt8Ty(), Base, Offset, Cast->getName());
+    Cast->replaceAllUsesWith(Rebased);
+    Cast->eraseFromParent();
+  }
+}
+
+} // namespace capsule
