@@ -50,25 +50,20 @@ void replaceChild(Node *Old, Node *Child, Node *&Root) {
     Old->_M_parent->_M_right = Child;
 }
 
-void rotateLeft(Node *X, Node *&Root) {
-  Node *Y = X->_M_right;
-  X->_M_right = Y->_M_left;
-  if (Y->_M_left)
-    Y->_M_left->_M_parent = X;
-  Y->_M_parent = X->_M_parent;
-  replaceChild(X, Y, Root);
-  Y->_M_left = X;
-  X->_M_parent = Y;
-}
+/// \p N's child on the right when \p Right, on the left otherwise: the
+/// rebalancing cases come in mirrored pairs, written once with a side.
+Node *&childOn(Node *N, bool Right) { return Right ? N->_M_right : N->_M_left; }
 
-void rotateRight(Node *X, Node *&Root) {
-  Node *Y = X->_M_left;
-  X->_M_left = Y->_M_right;
-  if (Y->_M_right)
-    Y->_M_right->_M_parent = X;
+/// Rotates \p X down toward side \p Right: its child on the other side
+/// takes its place.
+void rotate(Node *X, bool Right, Node *&Root) {
+  Node *Y = childOn(X, !Right);
+  childOn(X, !Right) = childOn(Y, Right);
+  if (childOn(Y, Right))
+    childOn(Y, Right)->_M_parent = X;
   Y->_M_parent = X->_M_parent;
   replaceChild(X, Y, Root);
-  Y->_M_right = X;
+  childOn(Y, Right) = X;
   X->_M_parent = Y;
 }
 
@@ -105,8 +100,9 @@ Node *predecessorOf(Node *X) {
 void rebalanceAfterInsert(Node *X, Node *&Root) {
   while (X != Root && X->_M_parent->_M_color == std::_S_red) {
     Node *Grandparent = X->_M_parent->_M_parent;
-    bool ParentIsLeft = X->_M_parent == Grandparent->_M_left;
-    Node *Uncle = ParentIsLeft ? Grandparent->_M_right : Grandparent->_M_left;
+    // The side of the grandparent the parent is on, and the other.
+    bool Right = X->_M_parent == Grandparent->_M_right;
+    Node *Uncle = childOn(Grandparent, !Right);
     if (isRed(Uncle)) {
       X->_M_parent->_M_color = std::_S_black;
       Uncle->_M_color = std::_S_black;
@@ -114,23 +110,13 @@ void rebalanceAfterInsert(Node *X, Node *&Root) {
       X = Grandparent;
       continue;
     }
-    if (ParentIsLeft) {
-      if (X == X->_M_parent->_M_right) {
-        X = X->_M_parent;
-        rotateLeft(X, Root);
-      }
-      X->_M_parent->_M_color = std::_S_black;
-      Grandparent->_M_color = std::_S_red;
-      rotateRight(Grandparent, Root);
-    } else {
-      if (X == X->_M_parent->_M_left) {
-        X = X->_M_parent;
-        rotateRight(X, Root);
-      }
-      X->_M_parent->_M_color = std::_S_black;
-      Grandparent->_M_color = std::_S_red;
-      rotateLeft(Grandparent, Root);
+    if (X == childOn(X->_M_parent, !Right)) {
+      X = X->_M_parent;
+      rotate(X, Right, Root);
     }
+    X->_M_parent->_M_color = std::_S_black;
+    Grandparent->_M_color = std::_S_red;
+    rotate(Grandparent, !Right, Root);
   }
   Root->_M_color = std::_S_black;
 }
@@ -139,57 +125,32 @@ void rebalanceAfterInsert(Node *X, Node *&Root) {
 /// \p X (possibly null), now a child of \p Parent.
 void rebalanceAfterErase(Node *X, Node *Parent, Node *&Root) {
   while (X != Root && !isRed(X)) {
-    if (X == Parent->_M_left) {
-      Node *Sibling = Parent->_M_right;
-      if (isRed(Sibling)) {
-        Sibling->_M_color = std::_S_black;
-        Parent->_M_color = std::_S_red;
-        rotateLeft(Parent, Root);
-        Sibling = Parent->_M_right;
-      }
-      if (!isRed(Sibling->_M_left) && !isRed(Sibling->_M_right)) {
-        Sibling->_M_color = std::_S_red;
-        X = Parent;
-        Parent = Parent->_M_parent;
-        continue;
-      }
-      if (!isRed(Sibling->_M_right)) {
-        Sibling->_M_left->_M_color = std::_S_black;
-        Sibling->_M_color = std::_S_red;
-        rotateRight(Sibling, Root);
-        Sibling = Parent->_M_right;
-      }
-      Sibling->_M_color = Parent->_M_color;
-      Parent->_M_color = std::_S_black;
-      if (Sibling->_M_right)
-        Sibling->_M_right->_M_color = std::_S_black;
-      rotateLeft(Parent, Root);
-      break;
-    }
-    Node *Sibling = Parent->_M_left;
+    // The side of the parent X is on; the sibling is on the other.
+    bool Right = X == Parent->_M_right;
+    Node *Sibling = childOn(Parent, !Right);
     if (isRed(Sibling)) {
       Sibling->_M_color = std::_S_black;
       Parent->_M_color = std::_S_red;
-      rotateRight(Parent, Root);
-      Sibling = Parent->_M_left;
+      rotate(Parent, Right, Root);
+      Sibling = childOn(Parent, !Right);
     }
-    if (!isRed(Sibling->_M_right) && !isRed(Sibling->_M_left)) {
+    if (!isRed(Sibling->_M_left) && !isRed(Sibling->_M_right)) {
       Sibling->_M_color = std::_S_red;
       X = Parent;
       Parent = Parent->_M_parent;
       continue;
     }
-    if (!isRed(Sibling->_M_left)) {
-      Sibling->_M_right->_M_color = std::_S_black;
+    if (!isRed(childOn(Sibling, !Right))) {
+      childOn(Sibling, Right)->_M_color = std::_S_black;
       Sibling->_M_color = std::_S_red;
-      rotateLeft(Sibling, Root);
-      Sibling = Parent->_M_left;
+      rotate(Sibling, !Right, Root);
+      Sibling = childOn(Parent, !Right);
     }
     Sibling->_M_color = Parent->_M_color;
     Parent->_M_color = std::_S_black;
-    if (Sibling->_M_left)
-      Sibling->_M_left->_M_color = std::_S_black;
-    rotateRight(Parent, Root);
+    if (childOn(Sibling, !Right))
+      childOn(Sibling, !Right)->_M_color = std::_S_black;
+    rotate(Parent, Right, Root);
     break;
   }
   if (X)

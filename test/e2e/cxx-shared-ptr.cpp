@@ -45,14 +45,7 @@ static double f(const double *x) {
 static double f_fd(double *x, void *) { return f(x); }
 
 int main() {
-  double x[N] = {0.3, 0.5, 0.7, 0.9, 1.1}, dx[N] = {0};
-  double v[N] = {0.2, -0.1, 0.4, 0.3, -0.5};
-  __capsule_autodiff<void>((void *)f, capsule_dup, x, dx);
-  check_grad_fd("gradient", dx, f_fd, nullptr, x, N);
-  double directional = 0;
-  for (int i = 0; i < N; ++i)
-    directional += dx[i] * v[i];
-  check_close("tangent", __capsule_fwddiff<double>((void *)f, x, v),
-              directional, 1e-12, 1e-12);
+  double x[N] = {0.3, 0.5, 0.7, 0.9, 1.1};
+  CHECK_GRADIENT_AND_TANGENTS(f, x, N);
   return check_report();
 }
