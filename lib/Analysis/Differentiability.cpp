@@ -158,6 +158,35 @@ DifferentiabilityChecks::handedPointer(const Value *V) const {
          "differentiated function";
 }
 
+/// The first operand of phi or select \p I that is a pointer of unknown
+/// origin, when \p I has a shadow.
+static const Value *untrackedMerged(const DifferentiabilityChecks &Checks,
+                                    const ActivityInfo &AI,
+                                    const Instruction &I) {
+  if (!isa<PHINode, SelectInst>(I) || !I.getType()->isPointerTy() ||
+      !AI.hasShadow(&I))
+    return nullptr;
+  for (const Use &U : I.operands())
+    if (U->getType()->isPointerTy() && Checks.untrackedPointer(U.get()))
+      return U.get();
+  return nullptr;
+}
+
+const Instruction &
+DifferentiabilityChecks::mergeSite(const Instruction &I) const {
+  auto *Made = dyn_cast_or_null<Instruction>(untrackedMerged(*this, AI, I));
+  return Made && Made->getDebugLoc() ? *Made : I;
+}
+
+std::optional<std::string>
+DifferentiabilityChecks::mergedPointer(const Instruction &I) const {
+  if (!untrackedMerged(*this, AI, I))
+    return std::nullopt;
+  return "pointer of unknown origin (made from an integer, or returned by a "
+         "function without a body) merged with pointers that have "
+         "derivatives";
+}
+
 std::optional<std::string>
 DifferentiabilityChecks::handedInteger(const Value *V) const {
   auto *Load = dyn_cast<LoadInst>(V);

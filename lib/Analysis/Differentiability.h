@@ -53,6 +53,14 @@ public:
   /// differentiated callee, or the returned value) without a shadow and of
   /// unknown origin: it would arrive with a null shadow.
   std::optional<std::string> handedPointer(const llvm::Value *V) const;
+  /// A phi or select merging pointers that have shadows with one of
+  /// unknown origin (an XOR-linked list's next node): the merged pointer
+  /// would have no shadow where it is that one.
+  std::optional<std::string> mergedPointer(const llvm::Instruction &I) const;
+  /// Where to point the user for mergedPointer(\p I): the instruction that
+  /// makes the pointer of unknown origin, when it has a source location
+  /// (phis often have none), else \p I.
+  const llvm::Instruction &mergeSite(const llvm::Instruction &I) const;
   /// An integer handed across a call boundary, loaded from memory with
   /// derivatives whose struct layout puts a float or a double there: the
   /// x86-64 ABI passes a struct such as {int, float} by value in an integer

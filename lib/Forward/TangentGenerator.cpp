@@ -236,6 +236,10 @@ bool TangentGenerator::checkSupported(Instruction &I) {
                   "derivative would be lost");
   if (std::optional<std::string> Why = Checks.floatFromBits(I))
     return Refuse(*Why);
+  if (std::optional<std::string> Why = Checks.mergedPointer(I)) {
+    unsupported(Checks.mergeSite(I), *Why);
+    return false;
+  }
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *V = SI->getValueOperand();
     if (V->getType()->isPointerTy() && AI.hasShadow(SI->getPointerOperand()) &&

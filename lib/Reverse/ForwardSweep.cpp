@@ -114,6 +114,8 @@ void GradientGenerator::forwardInstruction(Instruction &I) {
     }
     return;
   }
+  if (std::optional<std::string> Why = Checks.mergedPointer(I))
+    unsupported(Checks.mergeSite(I), *Why);
   if (AI.hasShadow(&I))
     createShadow(I, FwdI);
 }

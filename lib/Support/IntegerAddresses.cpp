@@ -12,17 +12,19 @@ namespace capsule {
 
 namespace {
 
-/// The one pointer \p Address is computed from, through additions,
-/// subtractions and bitwise operations of integers; null when it is none or
-/// several, or when a step is anything else.
-Value *pointerComputedFrom(Value *Address) {
+/// The one pointer \p Address is computed from by additions, subtractions
+/// and bitwise operations with constants; null when it is none or several,
+/// or when any other integer takes part. An integer that is not a constant
+/// may hold another pointer's address (an XOR-linked list's `prev ^ link`):
+/// the result would then not be in p's block, nor its shadow in p's shadow.
+Value *pointerMovedByConstants(Value *Address) {
   constexpr unsigned MaxSteps = 32;
   SmallVector<Value *, 8> Work{Address};
   SmallPtrSet<Value *, 8> Seen;
   Value *Base = nullptr;
   while (!Work.empty()) {
     Value *V = Work.pop_back_val();
-    if (!Seen.insert(V).second)
+    if (!Seen.insert(V).second || isa<ConstantInt>(V))
       continue;
     if (Seen.size() > MaxSteps)
       return nullptr;
@@ -33,17 +35,12 @@ Value *pointerComputedFrom(Value *Address) {
       continue;
     }
     auto *Op = dyn_cast<BinaryOperator>(V);
-    if (Op &&
-        is_contained({Instruction::Add, Instruction::Sub, Instruction::And,
-                      Instruction::Or, Instruction::Xor},
-                     Op->getOpcode())) {
-      Work.append({Op->getOperand(0), Op->getOperand(1)});
-      continue;
-    }
-    // Other integers: constants, arguments, loaded or computed values that
-    // no pointer conversion reaches within the expression.
-    if (isa<PtrToIntInst>(V) || isa<IntToPtrInst>(V))
+    if (!Op ||
+        !is_contained({Instruction::Add, Instruction::Sub, Instruction::And,
+                       Instruction::Or, Instruction::Xor},
+                      Op->getOpcode()))
       return nullptr;
+    Work.append({Op->getOperand(0), Op->getOperand(1)});
   }
   return Base;
 }
@@ -57,7 +54,7 @@ void rebaseIntegerAddresses(Function &F) {
       Casts.push_back(Cast);
   for (IntToPtrInst *Cast : Casts) {
     Value *Address = Cast->getOperand(0);
-    Value *Base = pointerComputedFrom(Address);
+    Value *Base = pointerMovedByConstants(Address);
     if (!Base || Base->getType() != Cast->getType())
       continue;
     IRBuilder<> B(Cast);

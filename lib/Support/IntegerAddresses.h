@@ -15,11 +15,10 @@ class Function;
 
 namespace capsule {
 
-/// Rewrites each inttoptr in \p F whose integer is computed (by additions,
-/// subtractions and bitwise operations) from one pointer p converted to an
-/// integer, and otherwise from integers that are not pointers' (constants,
-/// arguments, loads), into a byte GEP of p by the difference. The addresses
-/// are the same.
+/// Rewrites each inttoptr in \p F whose integer is computed from one
+/// pointer p converted to an integer by additions, subtractions and bitwise
+/// operations with constants into a byte GEP of p by the difference. The
+/// addresses are the same.
 void rebaseIntegerAddresses(llvm::Function &F);
 
 } // namespace capsule
