@@ -40,6 +40,10 @@ Value *pointerMovedByConstants(Value *Address) {
                        Instruction::Or, Instruction::Xor},
                       Op->getOpcode()))
       return nullptr;
+    // K - p is not p moved: only constants are subtracted.
+    if (Op->getOpcode() == Instruction::Sub &&
+        !isa<ConstantInt>(Op->getOperand(1)))
+      return nullptr;
     Work.append({Op->getOperand(0), Op->getOperand(1)});
   }
   return Base;
