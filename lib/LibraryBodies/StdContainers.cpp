@@ -76,9 +76,9 @@ Node *successorOf(Node *X) {
     Y = Y->_M_parent;
   }
   // From the last node the walk climbs to the header, end(). When the root
-  // is the last node it climbs one step further, since the header is the
-  // root's right child as seen from the root's parent link: X is then the
-  // header, Y the root again.
+  // is the last node, the header's right link (the rightmost node) is the
+  // root, so the climb goes one step further, from the header back to the
+  // root: X is then the header and Y the root.
   return X->_M_right != Y ? Y : X;
 }
 
