@@ -694,6 +694,13 @@ bool integerBySourceType(const Instruction &Access) {
   return isa<Argument, LoadInst, CallBase>(Ptr);
 }
 
+ElementKind kindOfRuns(ArrayRef<MemoryRun> Runs) {
+  Evidence E;
+  for (const MemoryRun &Run : Runs)
+    E.addKind(Run.Kind);
+  return E.kind();
+}
+
 ElementKind kindOfType(Type *T) {
   Evidence E; // a type holding a union adds nothing: Unknown
   E.addType(T);

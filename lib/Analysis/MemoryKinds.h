@@ -31,7 +31,15 @@ struct MemoryRun {
   uint64_t Offset;
   uint64_t Bytes;
   ElementKind Kind;
+  bool operator==(const MemoryRun &O) const {
+    return Offset == O.Offset && Bytes == O.Bytes && Kind == O.Kind;
+  }
 };
+
+/// The kind of the data \p Runs hold together, as copiedElementKind counts
+/// it: integers beside one floating-point kind count as that kind; Unknown
+/// where floating-point data meets pointers or doubles meet floats.
+ElementKind kindOfRuns(llvm::ArrayRef<MemoryRun> Runs);
 
 /// The kind of the elements copied by a memcpy/memmove, or carried over by
 /// a realloc. Memory mixing integers with one floating-point kind counts as

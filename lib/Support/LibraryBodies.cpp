@@ -18,15 +18,21 @@ alignas(4) const unsigned char BodiesBitcode[] = {
 #include "LibraryBodies.inc"
 };
 
-/// Whether \p M calls a function that \p Bodies defines and \p M only
-/// declares.
-bool declaresAnyOf(const Module &M, const Module &Bodies) {
+/// The functions \p Bodies defines for programs (not its helpers).
+SmallVector<std::string, 16> bodiesProvided(const Module &Bodies) {
+  SmallVector<std::string, 16> Names;
   for (const Function &Body : Bodies)
     if (!Body.isDeclaration() && !Body.hasLocalLinkage())
-      if (const Function *F = M.getFunction(Body.getName()))
-        if (F->isDeclaration() && !F->use_empty())
-          return true;
-  return false;
+      Names.push_back(Body.getName().str());
+  return Names;
+}
+
+/// Whether \p M calls one of \p Names, which it only declares.
+bool declaresAnyOf(const Module &M, ArrayRef<std::string> Names) {
+  return any_of(Names, [&](const std::string &Name) {
+    const Function *F = M.getFunction(Name);
+    return F && F->isDeclaration() && !F->use_empty();
+  });
 }
 
 /// The bodies' module without what would change the program's module when
@@ -64,14 +70,10 @@ void supplyLibraryBodies(Module &M) {
   if (T.getArch() != Triple::x86_64 || !T.isOSLinux())
     return;
   std::unique_ptr<Module> Bodies = parseBodies(M.getContext());
-  if (Bodies->getDataLayout() != M.getDataLayout() ||
-      !declaresAnyOf(M, *Bodies))
+  SmallVector<std::string, 16> Names = bodiesProvided(*Bodies);
+  if (Bodies->getDataLayout() != M.getDataLayout() || !declaresAnyOf(M, Names))
     return;
   keepOnlyCode(*Bodies, M);
-  SmallVector<std::string, 16> Names;
-  for (Function &Body : *Bodies)
-    if (!Body.isDeclaration() && !Body.hasLocalLinkage())
-      Names.push_back(Body.getName().str());
   // Only what M declares is linked; M's own definitions win.
   if (Linker::linkModules(M, std::move(Bodies), Linker::LinkOnlyNeeded))
     report_fatal_error("capsule: cannot link the library bodies");

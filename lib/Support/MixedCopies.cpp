@@ -23,26 +23,9 @@ std::optional<SmallVector<MemoryRun, 4>> copiedRuns(const MemCpyInst &Copy,
   auto Src = runsUnder(Copy.getRawSource(), Bytes, DL);
   if (!Dst)
     return Src;
-  if (!Src)
+  if (!Src || *Dst == *Src)
     return Dst;
-  auto Same = [](const MemoryRun &A, const MemoryRun &B) {
-    return A.Offset == B.Offset && A.Bytes == B.Bytes && A.Kind == B.Kind;
-  };
-  if (Dst->size() != Src->size() ||
-      !std::equal(Dst->begin(), Dst->end(), Src->begin(), Same))
-    return std::nullopt;
-  return Dst;
-}
-
-/// Whether the stretches need derivatives of two kinds.
-bool mixesKinds(ArrayRef<MemoryRun> Runs) {
-  bool F64 = false, F32 = false, Pointer = false;
-  for (const MemoryRun &Run : Runs) {
-    F64 |= Run.Kind == ElementKind::F64;
-    F32 |= Run.Kind == ElementKind::F32;
-    Pointer |= Run.Kind == ElementKind::Pointer;
-  }
-  return F64 + F32 + Pointer > 1;
+  return std::nullopt;
 }
 
 void splitCopy(MemCpyInst &Copy, ArrayRef<MemoryRun> Runs, uint64_t Bytes) {
@@ -86,7 +69,8 @@ void splitMixedCopies(Module &M) {
   for (MemCpyInst *Copy : Copies) {
     uint64_t Bytes = cast<ConstantInt>(Copy->getLength())->getZExtValue();
     std::optional<SmallVector<MemoryRun, 4>> Runs = copiedRuns(*Copy, Bytes);
-    if (Runs && mixesKinds(*Runs))
+    // One kind (integers aside) needs no split; no stretches: integers.
+    if (Runs && !Runs->empty() && kindOfRuns(*Runs) == ElementKind::Unknown)
       splitCopy(*Copy, *Runs, Bytes);
   }
 }
