@@ -1,6 +1,7 @@
 //===- Config.cpp - Runtime settings from the environment -----------------===//
 #include "Config.h"
 #include "Support.h"
+#include "Tape.h"
 
 #include "capsule/capsule.h"
 
@@ -33,9 +34,15 @@ bool isDigit(char C) { return C >= '0' && C <= '9'; }
 enum class LimitSource { Default, Environment, Api };
 
 pthread_mutex_t LimitMutex = PTHREAD_MUTEX_INITIALIZER;
+LimitSource LimitFrom = LimitSource::Default;
+
+} // namespace
+
+namespace detail {
 std::atomic<bool> LimitKnown{false};
 std::atomic<uint64_t> LimitBytes{0};
-LimitSource LimitFrom = LimitSource::Default;
+std::atomic<bool> CallSettingsRead{false};
+std::atomic<bool> Timing{false};
 
 void readLimitFromEnvironment() {
   MutexLock Lock(LimitMutex);
@@ -51,7 +58,15 @@ void readLimitFromEnvironment() {
   }
   LimitKnown.store(true, std::memory_order_release);
 }
+} // namespace detail
 
+namespace {
+using detail::LimitBytes;
+using detail::LimitKnown;
+using detail::Timing;
+
+// capsule_set_timing(); timing is on when either this or CAPSULE_STATS is.
+std::atomic<bool> TimingFromApi{false};
 } // namespace
 
 void failSetting(const char *Name, const char *Value, const char *Expected) {
@@ -143,12 +158,6 @@ ByteText formatBytes(uint64_t Bytes, int Decimals) {
   return Out;
 }
 
-uint64_t tapeLimit() {
-  if (!LimitKnown.load(std::memory_order_acquire))
-    readLimitFromEnvironment();
-  return LimitBytes.load();
-}
-
 bool statsEnabled() {
   // Reading the variable twice gives the same answer, so a race between two
   // threads' first calls is harmless.
@@ -165,6 +174,12 @@ bool statsEnabled() {
     State.store(*Enabled ? On : Off);
   }
   return State.load() == On;
+}
+
+void readCallSettings() {
+  tapeLimit();
+  Timing.store(TimingFromApi.load() || statsEnabled());
+  detail::CallSettingsRead.store(true, std::memory_order_release);
 }
 
 void failTapeLimit(uint64_t Limit) {
@@ -197,9 +212,15 @@ extern "C" void capsule_set_tape_limit(uint64_t Bytes) {
   capsule::LimitBytes.store(Bytes);
   capsule::LimitFrom = capsule::LimitSource::Api;
   capsule::LimitKnown.store(true, std::memory_order_release);
+  capsule::tapeLimitChanged();
 }
 
 extern "C" uint64_t capsule_tape_limit(void) { return capsule::tapeLimit(); }
+
+extern "C" void capsule_set_timing(int On) {
+  capsule::TimingFromApi.store(On != 0);
+  capsule::Timing.store(On != 0 || capsule::statsEnabled());
+}
 
 void capsule::failInternal(const char *Format, ...) {
   std::fprintf(stderr, "capsule: internal error: ");

@@ -8,6 +8,7 @@
 #ifndef CAPSULE_RUNTIME_CONFIG_H
 #define CAPSULE_RUNTIME_CONFIG_H
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 
@@ -42,12 +43,43 @@ const char *setting(const char *Name);
 [[noreturn]] void failSetting(const char *Name, const char *Value,
                               const char *Expected);
 
+/// The state behind the inline readers below, which gradient calls use.
+namespace detail {
+extern std::atomic<bool> LimitKnown;
+extern std::atomic<uint64_t> LimitBytes;
+void readLimitFromEnvironment();
+extern std::atomic<bool> CallSettingsRead;
+extern std::atomic<bool> Timing;
+} // namespace detail
+
 /// The tape limit in force, in bytes (0: none). Reads CAPSULE_TAPE_LIMIT the
 /// first time unless capsule_set_tape_limit() came first.
-uint64_t tapeLimit();
+inline uint64_t tapeLimit() {
+  if (__builtin_expect(!detail::LimitKnown.load(std::memory_order_acquire), 0))
+    detail::readLimitFromEnvironment();
+  return detail::LimitBytes.load(std::memory_order_relaxed);
+}
 
 /// Whether CAPSULE_STATS asks for a line per gradient call. Read once.
 bool statsEnabled();
+
+/// Reads the settings every gradient call depends on (CAPSULE_TAPE_LIMIT,
+/// CAPSULE_STATS) the first time, so that a bad value stops the program
+/// before any work; after that, one load of a flag.
+void readCallSettings();
+inline void checkCallSettings() {
+  if (__builtin_expect(
+          !detail::CallSettingsRead.load(std::memory_order_acquire), 0))
+    readCallSettings();
+}
+
+/// Whether gradient calls are timed (capsule_stats_t's seconds): when
+/// CAPSULE_STATS is on or the program called capsule_set_timing(1). Off, a
+/// call reads no clock: tiny gradients called 10^5 times would spend more
+/// on the clock than on the derivative.
+inline bool timingOn() {
+  return detail::Timing.load(std::memory_order_relaxed);
+}
 
 /// Stops the program on an impossible state (a bug in the pass or the
 /// runtime): prints "capsule: internal error: " and the message, aborts.

@@ -15,6 +15,7 @@
 #include "capsule/capsule.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -49,9 +50,14 @@ void freeDeferredBlocks(DeferredFrees &Deferred) {
 }
 
 // Process-wide, so a program can read them from any thread; written only at
-// the end of a call.
-pthread_mutex_t StatsMutex = PTHREAD_MUTEX_INITIALIZER;
-capsule_stats_t Stats;
+// the end of a call. The counts are atomics, so that an untimed call takes no
+// lock; the seconds, written only by timed calls, are under the mutex.
+struct SharedStats {
+  std::atomic<uint64_t> Calls{0}, LastTapeBytes{0}, PeakTapeBytes{0};
+  pthread_mutex_t SecondsMutex = PTHREAD_MUTEX_INITIALIZER;
+  double LastSeconds = 0, TotalSeconds = 0;
+};
+SharedStats Stats;
 
 void printCall(uint64_t Call, uint64_t PeakBytes, double Seconds) {
   std::fprintf(stderr,
@@ -173,14 +179,32 @@ void leaveCall() {
   std::free(E);
 }
 
-void beginCall(TapeLevel L) {
-  // Read both settings now, so a bad value stops the program before any work.
-  capsule::tapeLimit();
-  capsule::statsEnabled();
-  capsule::tapeReset(L);
+/// The time now if calls are timed, else 0 (no clock read).
+double startTime() {
+  return capsule::timingOn() ? capsule::monotonicSeconds() : 0;
+}
+
+/// Seconds since Start (startTime()) if calls are timed, else 0.
+double secondsSince(double Start) {
+  return capsule::timingOn() && Start ? capsule::monotonicSeconds() - Start : 0;
+}
+
+/// What a thread's first gradient call does once: read the settings, so
+/// that a bad value stops the program before any work, and arm the guard.
+__thread bool ThreadPrepared;
+void prepareThread() {
+  if (__builtin_expect(ThreadPrepared, 1))
+    return;
+  capsule::checkCallSettings();
   capsule::armStackOverflowGuard();
+  ThreadPrepared = true;
+}
+
+void beginCall(TapeLevel L) {
+  prepareThread();
+  capsule::tapeReset(L);
   freeDeferredBlocks(callOn(L).Deferred);
-  callOn(L).Start = capsule::monotonicSeconds();
+  callOn(L).Start = startTime();
 }
 
 void deferFree(TapeLevel L, void *Block) {
@@ -200,15 +224,21 @@ void deferFree(TapeLevel L, void *Block) {
   Deferred.Blocks[Deferred.Size++] = Block;
 }
 
-void recordCall(uint64_t PeakBytes, double Seconds) {
-  uint64_t Call;
+/// Counts a call that ended; Start is its startTime().
+void recordCall(uint64_t PeakBytes, double Start) {
+  double Seconds = secondsSince(Start);
+  uint64_t Call = Stats.Calls.fetch_add(1, std::memory_order_relaxed) + 1;
+  Stats.LastTapeBytes.store(PeakBytes, std::memory_order_relaxed);
+  uint64_t Peak = Stats.PeakTapeBytes.load(std::memory_order_relaxed);
+  while (Peak < PeakBytes && !Stats.PeakTapeBytes.compare_exchange_weak(
+                                 Peak, PeakBytes, std::memory_order_relaxed))
+    ;
+  if (!capsule::timingOn())
+    return;
   {
-    capsule::MutexLock Lock(StatsMutex);
-    Call = ++Stats.calls;
-    Stats.last_tape_bytes = PeakBytes;
-    Stats.peak_tape_bytes = std::max(Stats.peak_tape_bytes, PeakBytes);
-    Stats.last_seconds = Seconds;
-    Stats.total_seconds += Seconds;
+    capsule::MutexLock Lock(Stats.SecondsMutex);
+    Stats.LastSeconds = Seconds;
+    Stats.TotalSeconds += Seconds;
   }
   if (capsule::statsEnabled())
     printCall(Call, PeakBytes, Seconds);
@@ -216,8 +246,7 @@ void recordCall(uint64_t PeakBytes, double Seconds) {
 
 void endCall(TapeLevel L) {
   freeDeferredBlocks(callOn(L).Deferred);
-  recordCall(capsule::tapePeakBytes(L),
-             capsule::monotonicSeconds() - callOn(L).Start);
+  recordCall(capsule::tapePeakBytes(L), callOn(L).Start);
 }
 
 /// A split-mode gradient call (abi.h): its tape, postponed frees and shadow
@@ -273,7 +302,19 @@ void leaveHalf(SplitCall &S) {
 } // namespace
 
 extern "C" void __capsule_gradient_begin(void) {
-  enterCall(reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
+  auto Here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  // The usual call, by the shortest path: not the thread's first, none in
+  // progress or abandoned (whose postponed frees would wait), and the tape
+  // left empty on its bottom chunk by the previous call.
+  if (__builtin_expect(ThreadPrepared && !Calls.Active && !Calls.Enclosing &&
+                           capsule::tapeRestartInPlace(),
+                       1)) {
+    Calls.Active = true;
+    Calls.Frame = Here;
+    InnerCall.Start = startTime();
+    return;
+  }
+  enterCall(Here);
   beginCall(TapeLevel::Inner);
 }
 
@@ -322,24 +363,29 @@ extern "C" void __capsule_outer_gradient_end(void) {
 }
 
 extern "C" void capsule_get_stats(capsule_stats_t *Out) {
-  capsule::MutexLock Lock(StatsMutex);
-  *Out = Stats;
+  Out->calls = Stats.Calls.load();
+  Out->last_tape_bytes = Stats.LastTapeBytes.load();
+  Out->peak_tape_bytes = Stats.PeakTapeBytes.load();
+  capsule::MutexLock Lock(Stats.SecondsMutex);
+  Out->last_seconds = Stats.LastSeconds;
+  Out->total_seconds = Stats.TotalSeconds;
 }
 
 extern "C" void capsule_reset_stats(void) {
-  capsule::MutexLock Lock(StatsMutex);
-  Stats = capsule_stats_t{};
+  Stats.Calls.store(0);
+  Stats.LastTapeBytes.store(0);
+  Stats.PeakTapeBytes.store(0);
+  capsule::MutexLock Lock(Stats.SecondsMutex);
+  Stats.LastSeconds = Stats.TotalSeconds = 0;
 }
 
 extern "C" void *__capsule_split_begin(const void *Rev) {
-  capsule::tapeLimit();
-  capsule::statsEnabled();
-  capsule::armStackOverflowGuard();
+  prepareThread();
   auto *S =
       static_cast<SplitCall *>(allocateOrExit(sizeof(SplitCall), InSplitMode));
   S->Magic = SplitMagic;
   S->Rev = Rev;
-  S->Call.Start = capsule::monotonicSeconds();
+  S->Call.Start = startTime();
   enterHalf(*S, reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
   return S;
 }
@@ -389,7 +435,7 @@ extern "C" void __capsule_split_end(void *Split) {
     loadShadows(S->ThreadShadows);
     std::free(S->Shadows.Bytes);
   }
-  recordCall(S->PeakBytes, capsule::monotonicSeconds() - S->Call.Start);
+  recordCall(S->PeakBytes, S->Call.Start);
   S->Magic = 0;
   std::free(S);
 }

@@ -8,29 +8,29 @@
 #include "ScratchShadows.h"
 
 namespace capsule {
+
+__thread bool GreenRunActive;
+
 namespace {
 
-__thread bool Active;
 __thread char *ScratchMark;
 
 } // namespace
 
 void beginGreenRun() {
-  if (Active)
+  if (GreenRunActive)
     failInternal("a green run began inside another green run");
   tapeBeginGreenRun();
   ScratchMark = scratchShadowMark();
-  Active = true;
+  GreenRunActive = true;
 }
 
 void endGreenRun() {
-  if (!Active)
+  if (!GreenRunActive)
     failInternal("a green run ended that had not begun");
-  Active = false;
+  GreenRunActive = false;
   tapeEndGreenRun();
   releaseScratchShadowsAbove(ScratchMark);
 }
-
-bool inGreenRun() { return Active; }
 
 } // namespace capsule

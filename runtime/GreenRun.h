@@ -30,8 +30,10 @@ void beginGreenRun();
 /// lets the tape take records again.
 void endGreenRun();
 
-/// Whether a green run is active on this thread.
-bool inGreenRun();
+/// Whether a green run is active on this thread (GreenRun.cpp's flag,
+/// read inline by every gradient call).
+extern __thread bool GreenRunActive;
+inline bool inGreenRun() { return GreenRunActive; }
 
 /// The parts of begin and end that belong to the tape (Tape.cpp).
 void tapeBeginGreenRun();

@@ -351,7 +351,39 @@ namespace capsule {
 
 uint64_t tapeBytesInUse(TapeLevel L) { return bytesInUse(tape(L).Header); }
 
+void tapeLimitChanged() {
+  Chunk *C = currentChunk(__capsule_tape);
+  if (!C || inGreenRun())
+    return;
+  uint64_t Limit = tapeLimit();
+  uint64_t Room = !Limit                  ? UINT64_MAX
+                  : Limit > C->BytesBelow ? Limit - C->BytesBelow
+                                          : 0;
+  // Never below the top: the records there stay, and the next push goes to
+  // the slow path, which stops the program if it passes the limit.
+  uint64_t Used = __capsule_tape.top - C->begin();
+  C->End = C->begin() + std::max(Used, std::min(C->Capacity, Room));
+  __capsule_tape.chunk_end = C->End;
+}
+
+bool tapeRestartInPlace() {
+  Chunk *C = currentChunk(__capsule_tape);
+  // A current chunk above the bottom one is an abandoned call's; kept
+  // chunks over the trim's floor are a larger call's, to be trimmed.
+  if (!C || C->Below || InnerThread.FreeBytes > ChunkBytes.load() ||
+      inGreenRun())
+    return false;
+  uint64_t Limit = tapeLimit();
+  C->End = C->begin() + (Limit ? std::min(C->Capacity, Limit) : C->Capacity);
+  __capsule_tape = {C->begin(), C->End, C->begin()};
+  InnerThread.Peak = 0;
+  InnerThread.PeakCapacity = C->Capacity;
+  return true;
+}
+
 void tapeReset(TapeLevel L) {
+  if (L == TapeLevel::Inner && tapeRestartInPlace())
+    return;
   Tape Tp = tape(L);
   ThreadTape &T = Tp.Thread;
   releaseStack(Tp);

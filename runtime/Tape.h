@@ -59,6 +59,20 @@ uint64_t tapeBytesInUse(TapeLevel L = TapeLevel::Inner);
 /// the previous peak needed and at least one; the rest are freed.
 void tapeReset(TapeLevel L = TapeLevel::Inner);
 
+/// Empties this thread's inner tape in place when that is all tapeReset()
+/// would do, as after a gradient call that ended: its only chunk stays, so
+/// the next call's first push takes the inline path, which matters to
+/// programs that take 10^5 tiny gradients. The chunk's end is capped anew at
+/// the limit in force. False, with nothing done, when the tape holds an
+/// abandoned call's chunks, kept chunks wait to be trimmed, or a green run
+/// is active (its tape must refuse every push: tapeBeginGreenRun).
+bool tapeRestartInPlace();
+
+/// Caps the current chunk of this thread's inner tape at the limit in force
+/// (capsule_set_tape_limit): the inline push must not pass a limit lowered
+/// after the chunk was started.
+void tapeLimitChanged();
+
 /// Takes this thread's inner tape away, leaving it empty: its records wait
 /// in the returned header (split mode) while other gradients use the tape.
 capsule_tape_state tapeDetach();

@@ -90,17 +90,23 @@ double __capsule_reverse(void *fn, ...);
 int __capsule_augmentsize(void *fn, ...);
 #endif
 
-/* Statistics of the most recent gradient call and of all calls so far. */
+/* Statistics of the most recent gradient call and of all calls so far. The
+ * seconds are measured only while timing is on (CAPSULE_STATS=1, or
+ * capsule_set_timing(1)), and stay 0 otherwise: reading the clock would cost
+ * a tiny gradient call more than its derivative does. */
 typedef struct capsule_stats {
   uint64_t calls;           /* gradient calls since start (or reset) */
   uint64_t last_tape_bytes; /* peak tape bytes of the most recent call */
   uint64_t peak_tape_bytes; /* peak tape bytes over all calls */
-  double last_seconds;      /* wall time of the most recent call */
-  double total_seconds;     /* wall time of all calls */
+  double last_seconds;      /* wall time of the most recent timed call */
+  double total_seconds;     /* wall time of all timed calls */
 } capsule_stats_t;
 
 void capsule_get_stats(capsule_stats_t *out);
 void capsule_reset_stats(void);
+/* Times gradient calls from now on (non-zero) or stops (0; CAPSULE_STATS=1
+ * keeps timing on). */
+void capsule_set_timing(int on);
 
 /* Tape limit in bytes (0: unlimited). Overrides CAPSULE_TAPE_LIMIT. */
 void capsule_set_tape_limit(uint64_t bytes);

@@ -19,10 +19,12 @@ class GradientTest : public testing::Test {
 protected:
   void SetUp() override {
     capsule_set_tape_limit(0);
+    capsule_set_timing(0);
     capsule_reset_stats();
   }
   void TearDown() override {
     tapeFree();
+    capsule_set_timing(0);
     capsule_reset_stats();
   }
 };
@@ -54,16 +56,80 @@ TEST_F(GradientTest, StatisticsFollowTheCalls) {
   EXPECT_EQ(First.calls, 1u);
   EXPECT_EQ(First.last_tape_bytes, 3000u);
   EXPECT_EQ(First.peak_tape_bytes, 3000u);
-  EXPECT_GE(First.last_seconds, 0.0);
-  EXPECT_EQ(First.total_seconds, First.last_seconds);
+  // Untimed: no clock is read.
+  EXPECT_EQ(First.last_seconds, 0.0);
+  EXPECT_EQ(First.total_seconds, 0.0);
 
   gradientCall(100);
   capsule_stats_t Second = stats();
   EXPECT_EQ(Second.calls, 2u);
   EXPECT_EQ(Second.last_tape_bytes, 100u);
   EXPECT_EQ(Second.peak_tape_bytes, 3000u);
+}
+
+TEST_F(GradientTest, TimedCallsAddUpTheirSeconds) {
+  capsule_set_timing(1);
+  __capsule_gradient_begin();
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  __capsule_gradient_end();
+  capsule_stats_t First = stats();
+  EXPECT_GE(First.last_seconds, 0.005);
+  EXPECT_EQ(First.total_seconds, First.last_seconds);
+  gradientCall(100);
+  capsule_stats_t Second = stats();
   EXPECT_DOUBLE_EQ(Second.total_seconds,
                    First.last_seconds + Second.last_seconds);
+  // Switched off, the seconds stay where they were.
+  capsule_set_timing(0);
+  gradientCall(100);
+  EXPECT_EQ(stats().total_seconds, Second.total_seconds);
+  EXPECT_EQ(stats().calls, 3u);
+}
+
+TEST_F(GradientTest, CallsTimedFromTheMiddleCountNothing) {
+  __capsule_gradient_begin();
+  capsule_set_timing(1); // the call began untimed: no start to measure from
+  __capsule_gradient_end();
+  EXPECT_EQ(stats().last_seconds, 0.0);
+}
+
+TEST_F(GradientTest, RepeatedCallsKeepTheirChunkInPlace) {
+  gradientCall(100);
+  char *Chunk = __capsule_tape.chunk_begin;
+  uint64_t Allocated = tapeChunkCounts().Allocated;
+  for (int I = 0; I != 3; ++I) {
+    __capsule_gradient_begin();
+    // Emptied in place: the first push takes the inline path.
+    EXPECT_EQ(__capsule_tape.chunk_begin, Chunk);
+    EXPECT_EQ(__capsule_tape.top, Chunk);
+    tapePush(100);
+    __capsule_gradient_forward_done();
+    tapePop(100);
+    __capsule_gradient_end();
+    EXPECT_EQ(stats().last_tape_bytes, 100u);
+  }
+  EXPECT_EQ(tapeChunkCounts().Allocated, Allocated);
+}
+
+TEST_F(GradientTest, ALimitLoweredBetweenCallsHolds) {
+  gradientCall(3000);
+  capsule_set_tape_limit(2500);
+  EXPECT_EXIT(gradientCall(3000), testing::ExitedWithCode(3),
+              "needs more than the limit of 2.4 KiB");
+  gradientCall(2500);
+  EXPECT_EQ(stats().last_tape_bytes, 2500u);
+}
+
+TEST_F(GradientTest, ALimitLoweredInsideACallHolds) {
+  __capsule_gradient_begin();
+  tapePush(1000);
+  capsule_set_tape_limit(1500);
+  tapePush(500);
+  EXPECT_EXIT(tapePush(1), testing::ExitedWithCode(3),
+              "needs more than the limit of 1.5 KiB");
+  tapePop(500);
+  tapePop(1000);
+  __capsule_gradient_end();
 }
 
 TEST_F(GradientTest, PeakCountsEveryChunk) {
@@ -74,6 +140,7 @@ TEST_F(GradientTest, PeakCountsEveryChunk) {
 }
 
 TEST_F(GradientTest, TimeIsMeasuredFromBeginToEnd) {
+  capsule_set_timing(1);
   __capsule_gradient_begin();
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   __capsule_gradient_end();
