@@ -406,6 +406,24 @@ CalleeInfo classifyCall(const CallBase &Call) {
                                          : CalleeKind::Indirect};
 }
 
+CallBase *siblingMathCall(CallBase &Call, MathOp Op, bool OnlyBefore) {
+  if (Call.arg_size() != 1)
+    return nullptr;
+  for (Instruction &I : *Call.getParent()) {
+    if (&I == &Call && OnlyBefore)
+      return nullptr;
+    auto *Other = dyn_cast<CallBase>(&I);
+    if (!Other || Other == &Call || Other->arg_size() != 1 ||
+        Other->getArgOperand(0) != Call.getArgOperand(0) ||
+        Other->getType() != Call.getType())
+      continue;
+    CalleeInfo Info = classifyCall(*Other);
+    if (Info.Kind == CalleeKind::Math && Info.Math == Op)
+      return Other;
+  }
+  return nullptr;
+}
+
 /// What the user said of \p F (Support/CustomRules.h): differentiated as a
 /// libm function, inactive, or with rules of its own, which make even a
 /// function defined elsewhere one that derivatives call.

@@ -133,6 +133,14 @@ struct CalleeInfo {
 
 CalleeInfo classifyCall(const llvm::CallBase &Call);
 
+/// A call of the one-argument elementary function \p Op on the same argument
+/// as \p Call, in the same block (before \p Call when \p OnlyBefore), whose
+/// result a derivative rule can use instead of computing it again: the
+/// derivative of sin(x) is the cos(x) that rotation code computes beside it.
+/// Null if there is none.
+llvm::CallBase *siblingMathCall(llvm::CallBase &Call, MathOp Op,
+                                bool OnlyBefore);
+
 /// Whether \p Call is to a library function whose pointer result points to
 /// data that is never floating point (a std::string's characters, an output
 /// stream).

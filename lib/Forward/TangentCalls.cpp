@@ -243,6 +243,11 @@ void TangentGenerator::tangentMath(CallBase &Call, MathOp Op) {
   unsigned N = Call.arg_size();
   auto Arg = [&](unsigned K) { return primal(Call.getArgOperand(K)); };
   auto Result = [&]() { return primal(&Call); };
+  // Only before the call: the tangent is computed right after it.
+  auto Sibling = [&](MathOp O) -> Value * {
+    CallBase *S = siblingMathCall(Call, O, /*OnlyBefore=*/true);
+    return S ? primal(S) : nullptr;
+  };
   Value *Tangent = nullptr;
   for (unsigned K = 0; K < N; ++K) {
     Value *DK = twin(Call.getArgOperand(K));
@@ -252,8 +257,8 @@ void TangentGenerator::tangentMath(CallBase &Call, MathOp Op) {
     Wanted[K] = true;
     Value *Seed =
         W == 1 ? DK : ConstantFP::get(Call.getArgOperand(K)->getType(), 1.0);
-    Value *Part =
-        mathAdjoints(B, Op, N, Wanted, PrimalOperands{Arg, Result}, Seed)[K];
+    Value *Part = mathAdjoints(B, Op, N, Wanted,
+                               PrimalOperands{Arg, Result, Sibling}, Seed)[K];
     if (Part && W > 1)
       Part = B.CreateFMul(DK, splatLanes(B, Part, W));
     if (Part)

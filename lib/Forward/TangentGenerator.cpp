@@ -19,6 +19,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/PatternMatch.h"
 
 using namespace llvm;
 
@@ -362,7 +363,10 @@ void TangentGenerator::tangentArithmetic(Instruction &I) {
         Value *Part = B.CreateFMul(Lanes(primal(&I)), DB);
         Numerator = DA ? B.CreateFSub(DA, Part) : B.CreateFNeg(Part);
       }
-      Twin = B.CreateFDiv(Numerator, Lanes(primal(I.getOperand(1))));
+      // A reciprocal r = 1 / b: r' = -(r b') r, with no division.
+      Twin = match(A, PatternMatch::m_FPOne())
+                 ? B.CreateFMul(Numerator, Lanes(primal(&I)))
+                 : B.CreateFDiv(Numerator, Lanes(primal(I.getOperand(1))));
     }
     break;
   case Instruction::FRem:

@@ -30,6 +30,17 @@ public:
   Value *y() { return P.Arg(1); }
   Value *r() { return P.Result(); }
 
+  /// Op(x): the program's own result when it computes it beside this call,
+  /// else a call of the intrinsic \p Id, or of libm's \p Name.
+  Value *sibling(MathOp Op, Intrinsic::ID Id) {
+    Value *Known = P.Sibling(Op);
+    return Known ? Known : intrinsic(Id, {x()});
+  }
+  Value *sibling(MathOp Op, StringRef Name) {
+    Value *Known = P.Sibling(Op);
+    return Known ? Known : libm(Name, x());
+  }
+
   const PrimalOperands &P;
   Value *D;
 };
@@ -39,9 +50,9 @@ Value *unaryAdjoint(RuleEmitter &E, MathOp Op) {
   Value *D = E.D;
   switch (Op) {
   case MathOp::Sin:
-    return E.mul(D, E.intrinsic(Intrinsic::cos, {E.x()}));
+    return E.mul(D, E.sibling(MathOp::Cos, Intrinsic::cos));
   case MathOp::Cos:
-    return E.neg(E.mul(D, E.intrinsic(Intrinsic::sin, {E.x()})));
+    return E.neg(E.mul(D, E.sibling(MathOp::Sin, Intrinsic::sin)));
   case MathOp::Tan:
     return E.mul(D, E.add(E.c(1), E.sq(E.r())));
   case MathOp::Asin:
@@ -52,9 +63,9 @@ Value *unaryAdjoint(RuleEmitter &E, MathOp Op) {
   case MathOp::Atan:
     return E.div(D, E.add(E.c(1), E.sq(E.x())));
   case MathOp::Sinh:
-    return E.mul(D, E.libm("cosh", E.x()));
+    return E.mul(D, E.sibling(MathOp::Cosh, "cosh"));
   case MathOp::Cosh:
-    return E.mul(D, E.libm("sinh", E.x()));
+    return E.mul(D, E.sibling(MathOp::Sinh, "sinh"));
   case MathOp::Tanh:
     return E.mul(D, E.sub(E.c(1), E.sq(E.r())));
   case MathOp::Exp:

@@ -14,6 +14,9 @@ namespace capsule {
 struct PrimalOperands {
   llvm::function_ref<llvm::Value *(unsigned)> Arg;
   llvm::function_ref<llvm::Value *()> Result;
+  /// The result of the program's own call of another function on the same
+  /// argument (siblingMathCall), or null: cos(x) for the rule of sin(x).
+  llvm::function_ref<llvm::Value *(MathOp)> Sibling;
 };
 
 /// The metadata on a comparison a rule makes (fmin's: which operand was

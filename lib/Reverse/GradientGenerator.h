@@ -42,6 +42,10 @@ public:
                     llvm::FunctionAnalysisManager &FAM);
   void run();
 
+  /// Floating-point arithmetic worth redoing in the reverse sweep rather
+  /// than taping its result (ReverseValues.cpp).
+  static bool isCheapArithmetic(const llvm::Instruction &I);
+
 private:
   // ---- Tape records (TapeRecords.cpp) ----
   /// What a record field holds about its value V.
@@ -58,6 +62,7 @@ private:
     unsigned Kind;  ///< a FieldKind
     llvm::Type *Ty;
     uint64_t Offset;
+    llvm::LoadInst *Load; ///< where the reverse block reads it
   };
   struct Record {
     llvm::SmallVector<Field, 8> Fields;
@@ -72,6 +77,8 @@ private:
   };
   llvm::Value *recordField(llvm::BasicBlock *BB, llvm::Value *V, unsigned Kind,
                            llvm::Type *Ty);
+  void redoFieldsFromOthers();
+  void layOutFields(Record &R);
   void emitPops();
   void emitPushes();
 
@@ -81,6 +88,11 @@ private:
   /// cached at the exits of a loop it is invariant in, or taped.
   llvm::Value *reverseValue(llvm::Value *V, unsigned Kind);
   bool isRecomputable(const llvm::Instruction &I, unsigned Kind) const;
+  /// How many levels of arithmetic cheapToRedo and atHandInReverse look
+  /// down.
+  static constexpr unsigned RedoDepth = 4;
+  bool atHandInReverse(llvm::Value *V, unsigned Depth);
+  bool cheapToRedo(llvm::Instruction &I, unsigned Depth);
   llvm::Value *recompute(llvm::Instruction &I, unsigned Kind);
   llvm::Loop *hoistingLoop(llvm::BasicBlock *BB, llvm::Value *V) const;
   llvm::Value *hoistedValue(llvm::Loop *L, llvm::Value *V, unsigned Kind);

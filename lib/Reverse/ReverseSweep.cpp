@@ -28,6 +28,7 @@
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/IR/Operator.h"
 
 using namespace llvm;
@@ -154,6 +155,7 @@ void GradientGenerator::buildReverse() {
     Result = RB.CreateInsertValue(Result, Adj, Index++);
   }
   RB.CreateRet(Result);
+  redoFieldsFromOthers();
   emitPops();
   emitAliasScopes();
 }
@@ -322,6 +324,13 @@ void GradientGenerator::reverseArithmetic(Instruction &I) {
       addAdjoint(I.getOperand(1), RB.CreateFMul(Adj, primal(A)));
     return;
   case Instruction::FDiv: {
+    // A reciprocal r = 1 / b: db = -(d r) r, with no division.
+    if (match(A, PatternMatch::m_FPOne())) {
+      Value *R = primal(&I);
+      addAdjoint(I.getOperand(1),
+                 RB.CreateFNeg(RB.CreateFMul(RB.CreateFMul(Adj, R), R)));
+      return;
+    }
     // a / b: da = d / b, db = -(d / b) * (a / b).
     Value *Quotient = RB.CreateFDiv(Adj, primal(I.getOperand(1)));
     addAdjoint(A, Quotient);
@@ -600,8 +609,14 @@ void GradientGenerator::reverseMath(CallBase &Call, MathOp Op) {
     Wanted.push_back(AI.isActive(Call.getArgOperand(I)));
   auto Arg = [&](unsigned I) { return primal(Call.getArgOperand(I)); };
   auto Result = [&]() { return primal(&Call); };
-  SmallVector<Value *, 3> Adjs =
-      mathAdjoints(RB, Op, N, Wanted, PrimalOperands{Arg, Result}, Adj);
+  // Anywhere in the block: the reverse sweep runs after all of it. Taping
+  // the sibling's result costs less than calling the function again.
+  auto Sibling = [&](MathOp O) -> Value * {
+    CallBase *S = siblingMathCall(Call, O, /*OnlyBefore=*/false);
+    return S ? primal(S) : nullptr;
+  };
+  SmallVector<Value *, 3> Adjs = mathAdjoints(
+      RB, Op, N, Wanted, PrimalOperands{Arg, Result, Sibling}, Adj);
   for (unsigned I = 0; I < N; ++I)
     addAdjoint(Call.getArgOperand(I), Adjs[I]);
 }

@@ -63,6 +63,8 @@ Value *GradientGenerator::reverseValue(Value *V, unsigned Kind) {
     Result = recompute(*I, Kind);
   else if (Loop *L = hoistingLoop(Current, V))
     Result = hoistedValue(L, V, Kind);
+  else if (I && Kind == PrimalField && cheapToRedo(*I, RedoDepth))
+    Result = recompute(*I, Kind);
   else
     return recordField(Current, V, Kind, V->getType());
   R.Loaded[{V, Kind}] = Result;
@@ -73,8 +75,13 @@ bool GradientGenerator::isRecomputable(const Instruction &I,
                                        unsigned Kind) const {
   if (Kind == ShadowField)
     return isa<GetElementPtrInst, AddrSpaceCastInst>(I);
+  // Not pointers: a pointer the reverse sweep reloads from memory has its
+  // twin, when forward mode differentiates the sweep (forward over
+  // reverse), loaded from the twin of that memory, which holds nothing when
+  // the memory is a constant argument's. Taped, its twin is the one the
+  // forward sweep recorded, a place in the tangent sink for such a pointer.
   if (auto *LI = dyn_cast<LoadInst>(&I))
-    return Reloadable.contains(LI);
+    return Reloadable.contains(LI) && !carriesPointer(LI->getType());
   if (isa<GetElementPtrInst, ICmpInst>(I))
     return true;
   if (isa<SelectInst>(I))
@@ -83,6 +90,66 @@ bool GradientGenerator::isRecomputable(const Instruction &I,
     return I.getType()->isIntOrPtrTy() &&
            I.getOperand(0)->getType()->isIntOrPtrTy();
   return false;
+}
+
+/// Floating-point arithmetic worth redoing: one instruction, no slower
+/// than the store and load that taping its result costs, or moving lanes of
+/// vectors (the SLP vectoriser's). Not division, square roots or calls.
+bool GradientGenerator::isCheapArithmetic(const Instruction &I) {
+  if (isa<ExtractElementInst, InsertElementInst, ShuffleVectorInst>(I))
+    return true;
+  if (auto *II = dyn_cast<IntrinsicInst>(&I))
+    return II->getIntrinsicID() == Intrinsic::fmuladd ||
+           II->getIntrinsicID() == Intrinsic::fma;
+  switch (I.getOpcode()) {
+  case Instruction::FAdd:
+  case Instruction::FSub:
+  case Instruction::FMul:
+  case Instruction::FNeg:
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+  case Instruction::SIToFP:
+  case Instruction::UIToFP:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Whether the reverse block of Current has \p V at little cost: a
+/// constant, a value it already fetched, an argument (taped once, where its
+/// block needs it at all), integer or address arithmetic it redoes anyway
+/// (looked into \p Depth levels down), a load it redoes, a loop counter it
+/// counts back.
+bool GradientGenerator::atHandInReverse(Value *V, unsigned Depth) {
+  if (isa<Constant, Argument>(V) ||
+      Records[Current].Loaded.count({V, PrimalField}))
+    return true;
+  const InductionVariable *IV = inductionVariable(V);
+  if ((IV && IV->L->contains(Current)) ||
+      SiblingCounters.count(dyn_cast<PHINode>(V)))
+    return true;
+  auto *I = dyn_cast<Instruction>(V);
+  return I && Depth > 0 && isRecomputable(*I, PrimalField) &&
+         all_of(I->operands(),
+                [&](Value *Op) { return atHandInReverse(Op, Depth - 1); });
+}
+
+/// Whether \p I is cheap arithmetic on operands that are at hand in the
+/// reverse block, or are such arithmetic themselves, at most \p Depth levels
+/// down: redoing it there keeps its result, and often a whole expression's,
+/// off the tape. Taping every intermediate of a small kernel (a reprojection
+/// error, 60 of them) costs more than its flops.
+bool GradientGenerator::cheapToRedo(Instruction &I, unsigned Depth) {
+  if (!isCheapArithmetic(I))
+    return false;
+  return all_of(I.operands(), [&](Value *Op) {
+    if (isa<Function>(Op) || atHandInReverse(Op, RedoDepth))
+      return true;
+    auto *OpI = dyn_cast<Instruction>(Op);
+    return OpI && Depth > 0 && !hoistingLoop(Current, OpI) &&
+           cheapToRedo(*OpI, Depth - 1);
+  });
 }
 
 Value *GradientGenerator::recompute(Instruction &I, unsigned Kind) {

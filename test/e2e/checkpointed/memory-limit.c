@@ -23,7 +23,7 @@
 
 #include "../include/check.h"
 
-enum { N = 32, SWEEPS = 400, WARMUP = 200000 };
+enum { N = 32, SWEEPS = 1000, WARMUP = 200000 };
 
 static long warmup_rounds;
 
