@@ -48,16 +48,7 @@ int main(void) {
   CHECK_GRADIENT_AND_TANGENTS(chain, x, 4);
   CHECK_GRADIENT_AND_TANGENTS(vectorised, x, 4);
   CHECK_GRADIENT_AND_TANGENTS(vector_size, x, 4);
-  double dx[4] = {0};
-  __capsule_autodiff((void *)in_float, capsule_dup, x, dx);
-  for (int i = 0; i < 4; i++) {
-    double t[4] = {0};
-    t[i] = 1;
-    check_close("in_float gradient", dx[i], in_float_cf(x, i),
-                CHECK_FLOAT_RTOL, CHECK_FLOAT_ATOL);
-    check_close("in_float tangent",
-                __capsule_fwddiff((void *)in_float, capsule_dup, x, t),
-                in_float_cf(x, i), CHECK_FLOAT_RTOL, CHECK_FLOAT_ATOL);
-  }
+  CHECK_GRADIENT_AND_TANGENTS_CF(in_float, x, 4, in_float_cf, CHECK_FLOAT_RTOL,
+                                 CHECK_FLOAT_ATOL);
   return check_report();
 }

@@ -88,16 +88,7 @@ int main(void) {
   CHECK_GRADIENT_AND_TANGENTS(loop_rotations, x, 4);
   CHECK_GRADIENT_AND_TANGENTS(hyperbolic, x, 4);
 
-  double dx[4] = {0};
-  __capsule_autodiff((void *)rotate_float, capsule_dup, x, dx);
-  for (int i = 0; i < 4; i++) {
-    double t[4] = {0};
-    t[i] = 1;
-    check_close("rotate_float gradient", dx[i], rotate_float_ref(x, i),
-                CHECK_FLOAT_RTOL, CHECK_FLOAT_ATOL);
-    check_close("rotate_float tangent",
-                __capsule_fwddiff((void *)rotate_float, capsule_dup, x, t),
-                rotate_float_ref(x, i), CHECK_FLOAT_RTOL, CHECK_FLOAT_ATOL);
-  }
+  CHECK_GRADIENT_AND_TANGENTS_CF(rotate_float, x, 4, rotate_float_ref,
+                                 CHECK_FLOAT_RTOL, CHECK_FLOAT_ATOL);
   return check_report();
 }

@@ -294,6 +294,25 @@ CHECK_UNUSED_ static int check_jvp_fd(const char *what, const double *got,
     }                                                                          \
   } while (0)
 
+/* The same against a closed form: ref(x, i) is the partial derivative of F
+ * in x[i]; the tolerances rtol and atol (CHECK_FLOAT_RTOL and
+ * CHECK_FLOAT_ATOL for float code against a double-precision form). */
+#define CHECK_GRADIENT_AND_TANGENTS_CF(F, x, n, ref, rtol, atol)               \
+  do {                                                                         \
+    double check_dx_[64] = {0};                                                \
+    int check_i_;                                                              \
+    __capsule_autodiff((void *)F, capsule_dup, x, check_dx_);                  \
+    for (check_i_ = 0; check_i_ < (n); check_i_++) {                           \
+      double check_t_[64] = {0};                                               \
+      check_t_[check_i_] = 1;                                                  \
+      check_close(#F " gradient", check_dx_[check_i_], ref(x, check_i_), rtol, \
+                  atol);                                                       \
+      check_close(#F " tangent",                                               \
+                  __capsule_fwddiff((void *)F, capsule_dup, x, check_t_),      \
+                  ref(x, check_i_), rtol, atol);                               \
+    }                                                                          \
+  } while (0)
+
 /* F##_fd, the check_fn evaluating F(double *x) that the macros below
  * compare F's derivatives with. */
 #define CHECK_FD_OF(F)                                                         \
