@@ -30,6 +30,7 @@
 #include "Config.h"
 #include "GreenRun.h"
 #include "Journal.h"
+#include "Progress.h"
 #include "RuntimeRegion.h"
 #include "Scheduler.h"
 #include "ScratchShadows.h"
@@ -100,8 +101,9 @@ struct MemoryPlan {
 class CheckpointedRun final : public Computation {
 public:
   CheckpointedRun(const capsule_checkpointed_entry &E, void *Frame, uint64_t N,
-                  const MemoryPlan &Plan)
-      : E(E), Frame(static_cast<char *>(Frame)), N(N), Plan(Plan) {}
+                  const MemoryPlan &Plan, ProgressReport &Progress)
+      : E(E), Frame(static_cast<char *>(Frame)), N(N), Plan(Plan),
+        Progress(Progress) {}
 
   Snapshot interrupt(Snapshot From, uint64_t Steps,
                      uint64_t *Reached) override {
@@ -110,6 +112,7 @@ public:
     uint64_t Done;
     greenRun(E, C, Steps, &Done);
     T.Primal += monotonicSeconds() - Start;
+    Progress.ranAgain(Done);
     *Reached = capsuleSteps(C) + Done;
     Capsule *Z = captureAfter(C, Done);
     tracePrimal(capsuleSteps(C), *Reached);
@@ -137,6 +140,7 @@ public:
     E.reverse();
     traceReverse(capsuleSteps(C), capsuleSteps(C) + Steps);
     T.Reverse += monotonicSeconds() - Middle;
+    Progress.reversed(Steps);
   }
 
   void release(Snapshot S) override {
@@ -193,6 +197,7 @@ private:
   char *Frame;
   uint64_t N;
   const MemoryPlan &Plan;
+  ProgressReport &Progress;
   Timings T;
 };
 
@@ -303,6 +308,7 @@ extern "C" void __capsule_run_checkpointed(const capsule_checkpointed_entry *E,
   std::memset(static_cast<char *>(Frame) + __capsule_region_span, 0,
               E->entry->frame_bytes);
   Capsule *Start = captureStart(E->entry, Frame);
+  ProgressReport Progress(E->entry->name);
 
   // PRIMOPS, as a green run so that it needs no code of its own.
   double Begin = monotonicSeconds();
@@ -324,17 +330,20 @@ extern "C" void __capsule_run_checkpointed(const capsule_checkpointed_entry *E,
                 strategyName(Policy.Strat), splitName(Policy.How), Params);
   if (Plan.Limit)
     traceProbe(Plan.ProbedSteps);
-  CheckpointedRun Run(*E, Frame, N, Plan);
+  Progress.stepsCounted(N);
+  CheckpointedRun Run(*E, Frame, N, Plan, Progress);
   ScheduleStats Stats =
       runSchedule(Run, Start, N, Policy.Strat, Policy.How, Params);
 
   // Leave memory as the computation leaves it.
+  Progress.finishing();
   uint64_t Done;
   runFrom(Start, UINT64_MAX, runStepFunction, E->entry, &Done);
   tracePrimal(0, Done);
   releaseCapsule(Start);
   traceRelease();
   endTrace();
+  Progress.finish();
   __capsule_gradient_end();
   if (statsEnabled()) {
     Timings T = Run.timings();

@@ -139,6 +139,29 @@ void capsule_config_leaf_steps(uint64_t alpha);
 void capsule_config_memory_limit(uint64_t bytes);
 void capsule_config_reset(void);
 
+/* Progress of checkpointed gradients (docs/checkpointing.md). With
+ * CAPSULE_PROGRESS=1 a live line on stderr, when it is a terminal, says
+ * what a checkpointed gradient does, how much of its reverse sweep is done,
+ * how many steps it ran again and about how long is left;
+ * CAPSULE_PROGRESS=always prints it as whole lines wherever stderr goes.
+ * A callback receives the same figures, at most every interval_seconds
+ * (and at each change of stage); null removes it. */
+typedef struct capsule_progress {
+  const char *function;     /* the differentiated function */
+  const char *stage;        /* "counting", "reversing", "finishing" (memory
+                               left as the run leaves it) or "done" */
+  uint64_t steps;           /* the run's steps (0 while counting) */
+  uint64_t reversed_steps;  /* steps whose adjoints are done */
+  uint64_t recomputed_steps; /* steps run again, untaped, so far */
+  double fraction;          /* reversed_steps / steps */
+  double elapsed_seconds;   /* since the gradient began */
+  double remaining_seconds; /* an estimate; negative while unknown */
+} capsule_progress_t;
+typedef void (*capsule_progress_fn)(const capsule_progress_t *progress,
+                                    void *user);
+void capsule_set_progress_callback(capsule_progress_fn fn, void *user,
+                                   double interval_seconds);
+
 /* Loop-iteration checkpointing, the classic tools' way (Tapenade's
  * binomial-ckp, revolve): called at the top of a loop's body inside a
  * checkpointed gradient's computation, it makes each call an iteration
