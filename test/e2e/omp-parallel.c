@@ -53,10 +53,13 @@ __attribute__((noinline)) static double stencil(const double *x, int i) {
 }
 
 /* Dynamic schedule; every input is read by three iterations, which other
- * threads may run. */
+ * threads may run. Monotonic, iterations handed out in order: libomp's
+ * work-stealing implementation of the default (nonmonotonic) dynamic
+ * schedule fails an internal assertion now and then (kmp_dispatch.cpp,
+ * llvm/llvm-project#54422), with or without Capsule. */
 static double dynamic_stencil(double *x) {
   double y[N], s = 0;
-#pragma omp parallel for schedule(dynamic, 3)
+#pragma omp parallel for schedule(monotonic : dynamic, 3)
   for (int i = 0; i < N; ++i)
     y[i] = stencil(x, i);
 #pragma omp parallel for reduction(+ : s) schedule(guided)

@@ -68,10 +68,13 @@ static double heat(double *u) {
 }
 
 /* A dynamic schedule and a + reduction in a function without loops; the
- * shared sum lives on the caller's machine stack. */
+ * shared sum lives on the caller's machine stack. The schedule is
+ * monotonic: libomp's work-stealing implementation of the default
+ * (nonmonotonic) dynamic schedule fails an internal assertion now and then
+ * (kmp_dispatch.cpp, llvm/llvm-project#54422), with or without Capsule. */
 static double energy(double *u) {
   double e = 0;
-#pragma omp parallel for schedule(dynamic, 2) reduction(+ : e)
+#pragma omp parallel for schedule(monotonic : dynamic, 2) reduction(+ : e)
   for (int i = 0; i < N; ++i)
     e += cos(u[i]) * smooth(u, i);
   return e;

@@ -42,7 +42,11 @@ static double energy_step(double *u, int t) {
   double w[N], e = 0, largest = -1;
 #pragma omp parallel
   {
-#pragma omp for schedule(dynamic, 3)
+    /* monotonic: libomp's work-stealing implementation of the default
+     * (nonmonotonic) dynamic schedule fails an internal assertion now and
+     * then (kmp_dispatch.cpp, llvm/llvm-project#54422), with or without
+     * Capsule. */
+#pragma omp for schedule(monotonic : dynamic, 3)
     for (int i = 0; i < N; ++i) {
       double v = u[i] * cos(u[(i + t) % N]);
       w[i] = v * v;
