@@ -76,14 +76,14 @@ ProgressReport::ProgressReport(const char *Function) : Function(Function) {
   bool Terminal = Mode != ProgressMode::Off && isatty(STDERR_FILENO);
   Line = Mode == ProgressMode::Always || Terminal;
   Live = Line && Terminal;
-  if (!Line && !Callback)
+  if (quiet())
     return;
   Start = monotonicSeconds();
   report(/*StageChanged=*/true);
 }
 
 void ProgressReport::stepsCounted(uint64_t N) {
-  if (!Line && !Callback)
+  if (quiet())
     return;
   Steps = N;
   Stage = "reversing";
@@ -92,28 +92,28 @@ void ProgressReport::stepsCounted(uint64_t N) {
 }
 
 void ProgressReport::ranAgain(uint64_t N) {
-  if (!Line && !Callback)
+  if (quiet())
     return;
   Recomputed += N;
   report(/*StageChanged=*/false);
 }
 
 void ProgressReport::reversed(uint64_t N) {
-  if (!Line && !Callback)
+  if (quiet())
     return;
   Reversed += N;
   report(/*StageChanged=*/false);
 }
 
 void ProgressReport::finishing() {
-  if (!Line && !Callback)
+  if (quiet())
     return;
   Stage = "finishing";
   report(/*StageChanged=*/true);
 }
 
 void ProgressReport::finish() {
-  if (!Line && !Callback)
+  if (quiet())
     return;
   Stage = "done";
   report(/*StageChanged=*/true);

@@ -40,6 +40,8 @@ public:
   void finish();
 
 private:
+  /// Nothing reports: no line, no callback.
+  bool quiet() const { return !Line && !Callback; }
   /// Reports now if \p StageChanged, else if the interval since the last
   /// report has passed.
   void report(bool StageChanged);

@@ -409,13 +409,13 @@ CalleeInfo classifyCall(const CallBase &Call) {
 CallBase *siblingMathCall(CallBase &Call, MathOp Op, bool OnlyBefore) {
   if (Call.arg_size() != 1)
     return nullptr;
-  for (Instruction &I : *Call.getParent()) {
-    if (&I == &Call && OnlyBefore)
-      return nullptr;
-    auto *Other = dyn_cast<CallBase>(&I);
-    if (!Other || Other == &Call || Other->arg_size() != 1 ||
-        Other->getArgOperand(0) != Call.getArgOperand(0) ||
-        Other->getType() != Call.getType())
+  // The argument's users, not the block: blocks of unrolled code hold
+  // thousands of calls.
+  for (User *U : Call.getArgOperand(0)->users()) {
+    auto *Other = dyn_cast<CallBase>(U);
+    if (!Other || Other == &Call || Other->getParent() != Call.getParent() ||
+        Other->arg_size() != 1 || Other->getType() != Call.getType() ||
+        (OnlyBefore && !Other->comesBefore(&Call)))
       continue;
     CalleeInfo Info = classifyCall(*Other);
     if (Info.Kind == CalleeKind::Math && Info.Math == Op)
