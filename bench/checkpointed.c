@@ -13,19 +13,32 @@
  *
  * A second table does the same for the Hessian-vector product along a fixed
  * direction v: forward mode over the plain gradient and over the
- * checkpointed one (Forward/CheckpointedTangents.cpp), each in a child.
+ * checkpointed one (Forward/CheckpointedTangents.cpp), each in a child. A
+ * third compares the online schedule with the offline binary one and its
+ * counting run (docs/checkpointing.md, "Online checkpointing").
  *===----------------------------------------------------------------------===*/
 #include "bench_util.h"
 #include "rotation_bench.h"
+
+#include <capsule/capsule.h>
 
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum mode { PRIMAL, PLAIN, CHECKPOINTED, HVP_PLAIN, HVP_CHECKPOINTED };
-static const char *const mode_name[] = {"primal", "plain", "checkpointed",
-                                        "hvp plain", "hvp checkpointed"};
+enum mode {
+  PRIMAL,
+  PLAIN,
+  CHECKPOINTED,
+  HVP_PLAIN,
+  HVP_CHECKPOINTED,
+  ONLINE,
+  OFFLINE
+};
+static const char *const mode_name[] = {
+    "primal",           "plain",  "checkpointed", "hvp plain",
+    "hvp checkpointed", "online", "offline"};
 
 static void checkpointed_gradient(rotation_ctx *c) {
   memset(c->d_x0, 0, sizeof(double) * (size_t)c->n);
@@ -89,7 +102,8 @@ static double one_run(void *p) {
   measurement *w = p;
   rotation_ctx c;
   rotation_setup(&c, w->n, w->l, w->phi);
-  double *hv = w->m >= HVP_PLAIN ? bench_alloc(w->n) : NULL;
+  int hvp = w->m == HVP_PLAIN || w->m == HVP_CHECKPOINTED;
+  double *hv = hvp ? bench_alloc(w->n) : NULL;
   double t0 = bench_now();
   if (w->m == PRIMAL)
     rotation_primal(&c);
@@ -97,7 +111,10 @@ static double one_run(void *p) {
     rotation_gradient(&c);
   else if (w->m == CHECKPOINTED)
     checkpointed_gradient(&c);
-  else
+  else if (w->m == ONLINE || w->m == OFFLINE) {
+    capsule_config_strategy(w->m == ONLINE ? "online" : "binary");
+    checkpointed_gradient(&c);
+  } else
     hessian_vector(&c, w->m == HVP_CHECKPOINTED, hv);
   double t = bench_now() - t0;
   if (w->m != PRIMAL)
@@ -170,6 +187,40 @@ static void table(enum mode plain_mode, enum mode ckpt_mode, long tape_factor,
   }
 }
 
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The online schedule (the default) against the offline binary one with
+ * its counting run, in alternate children: median seconds and the largest
+ * peak RSS of `runs` each. */
+static void online_table(const long *ls, int count, long n, double phi,
+                         double *online, double *offline) {
+  enum { runs = 7 };
+  printf("%6s | %9s %8s | %9s %8s | %13s %s\n", "l", "online s", "RSS",
+         "offline s", "RSS", "online/offl.", "max rel diff");
+  for (int i = 0; i < count; i++) {
+    double t[2][runs], rss[2] = {0, 0};
+    for (int r = 0; r < runs; r++)
+      for (int k = 0; k < 2; k++) {
+        bench_child_measurement m = measure(k ? OFFLINE : ONLINE, n, ls[i], phi,
+                                            k ? offline : online);
+        t[k][r] = m.seconds;
+        rss[k] = fmax(rss[k], m.maxrss_mib);
+      }
+    qsort(t[0], runs, sizeof(double), by_value);
+    qsort(t[1], runs, sizeof(double), by_value);
+    int identical;
+    double diff = max_rel_diff(offline, online, n, &identical);
+    printf("%6ld | %9.4f %8.1f | %9.4f %8.1f | %13.3f %.3g%s\n", ls[i],
+           t[0][runs / 2], rss[0], t[1][runs / 2], rss[1],
+           t[0][runs / 2] / t[1][runs / 2], diff,
+           identical ? " (bit-identical)" : "");
+    fflush(stdout);
+  }
+}
+
 int main(int argc, char **argv) {
   const long n = 1000;
   const double phi = 3.0;
@@ -204,5 +255,8 @@ int main(int argc, char **argv) {
   printf("\nHessian-vector products (forward mode over the gradient), "
          "v[k] = cos(k)\n");
   table(HVP_PLAIN, HVP_CHECKPOINTED, 2, ls, count, n, phi, plain, ckpt);
+  printf("\nThe online schedule against the offline binary one (PRIMOPS, "
+         "then the schedule), medians of 7 runs each, in alternate children\n");
+  online_table(ls, count, n, phi, plain, ckpt);
   return 0;
 }

@@ -3,7 +3,8 @@
 // The checkpointing driver (Checkpointed.cpp) builds on the capsules of
 // Interrupt.cpp but runs its own step functions: untaped and taped sweeps of
 // the derivative of the root's step function instead of the step function
-// itself. Capsules keep their LIFO discipline.
+// itself. Capsules keep their LIFO discipline, except that the driver may
+// release one below the newest.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_RUNTIME_CAPSULES_H
 #define CAPSULE_RUNTIME_CAPSULES_H
@@ -35,10 +36,23 @@ bool runFrom(Capsule *C, uint64_t Limit, StepRunner Runner, const void *Context,
 /// A new capsule of the state a run from From left after Done steps.
 Capsule *captureAfter(Capsule *From, uint64_t Done);
 
+/// Runs Runner(Context, frame) for Limit steps on from the state memory is
+/// in now, which must be where a run stopped (it yielded) after the newest
+/// live capsule was taken: unlike runFrom, nothing is rolled back, so the
+/// capsules taken on the way may be released while the run goes on.
+bool runOn(uint64_t Limit, StepRunner Runner, const void *Context,
+           uint64_t *Done);
+
+/// A new capsule of the state memory is in now, Steps steps from the start
+/// of the newest live capsule's root.
+Capsule *captureNow(uint64_t Steps);
+
 uint64_t capsuleSteps(const Capsule *C);
 
-/// capsule_release for the driver's capsules.
-void releaseCapsule(Capsule *C);
+/// capsule_release for the driver's capsules, which may also release one
+/// that is not the newest: the newer ones keep their states. Returns how
+/// many newer capsules are live.
+uint64_t releaseCapsule(Capsule *C);
 
 } // namespace capsule
 

@@ -62,8 +62,8 @@ struct FieldInfo {
 };
 
 const FieldInfo Fields[FieldCount] = {
-    {"CAPSULE_STRATEGY", "capsule_config_strategy()", "binary or treeverse",
-     parseStrategyValue},
+    {"CAPSULE_STRATEGY", "capsule_config_strategy()",
+     "binary, treeverse or online", parseStrategyValue},
     {"CAPSULE_SPLIT", "capsule_config_split()", "bisection or binomial",
      parseSplitValue},
     {"CAPSULE_CRITERION", "capsule_config_criterion()", "space, time or log",
@@ -167,7 +167,12 @@ Criterion inferCriterion(bool HasD, bool HasT) {
   return HasD ? Criterion::Space : HasT ? Criterion::Time : Criterion::Log;
 }
 
-void checkMemoryLimit(bool HasD, bool HasAlpha) {
+void checkMemoryLimit(bool Online, bool HasD, bool HasAlpha) {
+  if (Online)
+    failConflict("%s fits d and α to the steps a first run counts, but %s "
+                 "asks for the online schedule, which has no counting run; "
+                 "drop one of them",
+                 sourceOf(MemoryLimitField), sourceOf(StrategyField));
   if (HasD || HasAlpha)
     failConflict("%s picks d and α itself, but %s gives %s; drop one of them",
                  sourceOf(MemoryLimitField),
@@ -216,7 +221,7 @@ constexpr uint64_t MaxFitSnapshots = 4096;
 } // namespace
 
 std::optional<Strategy> parseStrategy(const char *Text) {
-  static const char *const Names[] = {"binary", "treeverse"};
+  static const char *const Names[] = {"binary", "treeverse", "online"};
   return parseName<Strategy>(Text, Names);
 }
 
@@ -233,7 +238,7 @@ std::optional<Criterion> parseCriterion(const char *Text) {
 CheckpointPolicy checkpointPolicy() {
   MutexLock Lock(ConfigMutex);
   CheckpointPolicy P;
-  P.Strat = enumValue(StrategyField, Strategy::Binary);
+  Slot Strat = effective(StrategyField);
   P.How = enumValue(SplitField, Split::Bisection);
   P.Snapshots = effective(SnapshotsField).Value;
   P.Reps = effective(RepsField).Value;
@@ -246,8 +251,15 @@ CheckpointPolicy checkpointPolicy() {
   } else {
     P.Crit = inferCriterion(P.Snapshots != 0, P.Reps != 0);
   }
+  // Online unless memory is bounded: a limit is fitted to the steps
+  // PRIMOPS counts, and the online schedule's first run keeps capsules
+  // beside the d each span's schedule takes.
+  P.Strat = Strat.Set                           ? Strategy(Strat.Value)
+            : P.MemoryLimit || P.Snapshots != 0 ? Strategy::Binary
+                                                : Strategy::Online;
   if (P.MemoryLimit)
-    checkMemoryLimit(P.Snapshots != 0, P.LeafSteps != 0);
+    checkMemoryLimit(P.Strat == Strategy::Online, P.Snapshots != 0,
+                     P.LeafSteps != 0);
   return P;
 }
 

@@ -5,7 +5,8 @@
 // memory limit. Each comes from the C API below if it was called, else from
 // its environment variable, else from the default:
 //
-//   CAPSULE_STRATEGY    binary | treeverse        capsule_config_strategy()
+//   CAPSULE_STRATEGY    binary | treeverse | online
+//                                                 capsule_config_strategy()
 //   CAPSULE_SPLIT       bisection | binomial      capsule_config_split()
 //   CAPSULE_CRITERION   space | time | log        capsule_config_criterion()
 //   CAPSULE_SNAPSHOTS   d, a positive integer     capsule_config_snapshots()
@@ -32,17 +33,22 @@
 // whatever the variable holds (a count of 0 overrides it with "automatic"),
 // until capsule_config_reset().
 //
-// The defaults: binary, bisection (the paper's §3.5 checkpointing),
-// criterion log (d = t, both logarithmic in n/α), α = DefaultLeafSteps (see
-// Scheduler.h for why). With no criterion given, one is inferred from the
-// counts: d alone means space, t alone means time, neither means log.
+// The defaults: online (no counting run), but binary, the paper's §3.5
+// checkpointing, when d or a memory limit bounds the snapshots (the online
+// schedule's first run keeps capsules beside each span's d, and a limit is
+// fitted to the count); bisection; criterion log (d = t, both logarithmic
+// in n/α); α = DefaultLeafSteps (see Scheduler.h for why). With no criterion
+// given, one is inferred from the counts: d alone means space, t alone means
+// time, neither means log.
 //
 // The criterion says which counts are computed, and giving a computed count
 // is a contradiction that stops the program, rather than silently ignoring
 // one of the two: t under space, d under time, either under log, and d with
 // t when the criterion is inferred (one of them is always computed; α from d
 // and t could make a stage's tape as long as the whole computation). A
-// memory limit picks d and α itself (fitToMemory), so it excludes them too.
+// memory limit picks d and α itself (fitToMemory), so it excludes them too,
+// and the online strategy, which does not count the steps it would fit them
+// to.
 // checkpointPolicy() checks the combination in force when it is called, so
 // the calls may come in any order.
 //===----------------------------------------------------------------------===//

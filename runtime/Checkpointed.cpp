@@ -5,7 +5,10 @@
 // Interrupt.cpp:
 //
 //  - PRIMOPS: a green run (GreenRun.h) of the derivative's untaped forward
-//    sweep from the start capsule to the end counts the steps n;
+//    sweep from the start capsule to the end counts the steps n. The online
+//    schedule has none: its first run goes on (advance) chunk by chunk
+//    from the start capsule, capturing and releasing capsules on the way,
+//    and n is known when it ends;
 //  - interrupt: a green run from a capsule for some steps, captured as a new
 //    capsule. The untaped sweep keeps the shadow pointers stored beside
 //    pointers in memory as the taped one would, so that they are what a
@@ -98,12 +101,58 @@ struct MemoryPlan {
   }
 };
 
+const char *strategyName(Strategy S) {
+  return S == Strategy::Binary      ? "binary"
+         : S == Strategy::Treeverse ? "treeverse"
+                                    : "online";
+}
+
+const char *splitName(Split S) {
+  return S == Split::Bisection ? "bisection" : "binomial";
+}
+
 class CheckpointedRun final : public Computation {
 public:
+  /// N is the computation's steps, or UINT64_MAX until advance() finds
+  /// them.
   CheckpointedRun(const capsule_checkpointed_entry &E, void *Frame, uint64_t N,
-                  const MemoryPlan &Plan, ProgressReport &Progress)
-      : E(E), Frame(static_cast<char *>(Frame)), N(N), Plan(Plan),
-        Progress(Progress) {}
+                  const CheckpointPolicy &Policy, const MemoryPlan &Plan,
+                  ProgressReport &Progress)
+      : E(E), Frame(static_cast<char *>(Frame)), N(N), Policy(Policy),
+        Plan(Plan), Progress(Progress) {}
+
+  /// Once n is known and the schedule chosen: the trace's header and the
+  /// start of the reverse sweep's progress.
+  void announceSchedule(const ScheduleParams &Params) {
+    traceSchedule(E.entry->name, N, E.loop_iterations,
+                  strategyName(Policy.Strat), splitName(Policy.How), Params);
+    Progress.stepsCounted(N);
+  }
+
+  bool advance(uint64_t Steps, uint64_t *Reached) override {
+    double Start = monotonicSeconds();
+    uint64_t Done;
+    beginGreenRun();
+    bool Yielded = runOn(Steps, runUntapedSweep, &E, &Done);
+    endGreenRun();
+    T.Primal += monotonicSeconds() - Start;
+    tracePrimal(Position, Position + Done);
+    Position += Done;
+    Progress.counting(Position);
+    if (!Yielded) {
+      // The online schedule resolves each span's counts for its length;
+      // those for all n bound them.
+      N = Position;
+      announceSchedule(resolvePolicy(Policy, N));
+    }
+    *Reached = Position;
+    return Yielded;
+  }
+
+  Snapshot capture() override {
+    traceSnapshot(Position);
+    return captureNow(Position);
+  }
 
   Snapshot interrupt(Snapshot From, uint64_t Steps,
                      uint64_t *Reached) override {
@@ -144,8 +193,7 @@ public:
   }
 
   void release(Snapshot S) override {
-    releaseCapsule(static_cast<Capsule *>(S));
-    traceRelease();
+    traceRelease(releaseCapsule(static_cast<Capsule *>(S)));
   }
 
   const Timings &timings() const { return T; }
@@ -196,6 +244,8 @@ private:
   const capsule_checkpointed_entry &E;
   char *Frame;
   uint64_t N;
+  uint64_t Position = 0; ///< where the last advance() stopped
+  const CheckpointPolicy &Policy;
   const MemoryPlan &Plan;
   ProgressReport &Progress;
   Timings T;
@@ -253,40 +303,86 @@ ScheduleParams fitSchedule(const capsule_checkpointed_entry &E,
   return Params;
 }
 
-const char *strategyName(Strategy S) {
-  return S == Strategy::Binary ? "binary" : "treeverse";
-}
+/// What a schedule was and did, for the statistics line.
+struct ScheduleReport {
+  uint64_t N = 0;
+  ScheduleParams Params = {}; ///< online: those for n, which bound its spans'
+  ScheduleStats Stats = {};
+  MemoryPlan Plan;
+  double CountingSeconds = 0; ///< PRIMOPS; online: in the run's timings
+};
 
-const char *splitName(Split S) {
-  return S == Split::Bisection ? "bisection" : "binomial";
-}
-
-void printStats(const capsule_checkpointed_entry &E, uint64_t N,
-                const CheckpointPolicy &P, const ScheduleParams &Params,
-                const ScheduleStats &S, const Timings &T,
-                const MemoryPlan &Plan) {
+void printStats(const capsule_checkpointed_entry &E, const CheckpointPolicy &P,
+                const ScheduleReport &R, const Timings &T) {
   std::fprintf(
       stderr,
       "capsule: checkpointed gradient of %s: %llu primal steps, %s-%s, "
       "alpha %llu, d %llu, t %llu; %llu stages, %llu recomputed steps, "
       "peak %llu live snapshots, peak snapshot bytes %s, peak tape %s; "
       "time: primal %.6f s, taped forward %.6f s, reverse %.6f s\n",
-      E.entry->name, static_cast<unsigned long long>(N), strategyName(P.Strat),
-      splitName(P.How), static_cast<unsigned long long>(Params.LeafSteps),
-      static_cast<unsigned long long>(Params.Snapshots),
-      static_cast<unsigned long long>(Params.Reps),
-      static_cast<unsigned long long>(S.Stages),
-      static_cast<unsigned long long>(S.RecomputedSteps),
-      static_cast<unsigned long long>(S.PeakLiveSnapshots),
+      E.entry->name, static_cast<unsigned long long>(R.N),
+      strategyName(P.Strat), splitName(P.How),
+      static_cast<unsigned long long>(R.Params.LeafSteps),
+      static_cast<unsigned long long>(R.Params.Snapshots),
+      static_cast<unsigned long long>(R.Params.Reps),
+      static_cast<unsigned long long>(R.Stats.Stages),
+      static_cast<unsigned long long>(R.Stats.RecomputedSteps),
+      static_cast<unsigned long long>(R.Stats.PeakLiveSnapshots),
       formatBytes(threadJournal().peakBytes(), 2).Text,
-      formatBytes(tapePeakBytes(), 2).Text, T.Primal, T.Forward, T.Reverse);
-  if (Plan.Limit)
+      formatBytes(tapePeakBytes(), 2).Text, T.Primal + R.CountingSeconds,
+      T.Forward, T.Reverse);
+  if (R.Plan.Limit)
     std::fprintf(stderr,
                  "capsule: memory limit %s: tape budgeted at %llu bytes per "
                  "step, a snapshot at most %s\n",
-                 formatBytes(Plan.Limit, 1).Text,
-                 static_cast<unsigned long long>(Plan.TapeBytesPerStep),
-                 formatBytes(Plan.SnapshotBytes, 1).Text);
+                 formatBytes(R.Plan.Limit, 1).Text,
+                 static_cast<unsigned long long>(R.Plan.TapeBytesPerStep),
+                 formatBytes(R.Plan.SnapshotBytes, 1).Text);
+}
+
+/// The paper's method: PRIMOPS counts the steps, then the schedule (fitted
+/// to the memory limit, if any) reverses them.
+ScheduleReport reverseOffline(const capsule_checkpointed_entry &E,
+                              const CheckpointPolicy &Policy, void *Frame,
+                              Capsule *Start, ProgressReport &Progress,
+                              Timings &T) {
+  ScheduleReport R;
+  // PRIMOPS, as a green run so that it needs no code of its own.
+  double Begin = monotonicSeconds();
+  if (greenRun(E, Start, UINT64_MAX, &R.N))
+    failInternal("the forward sweep of %s yielded with an unlimited budget",
+                 E.entry->name);
+  R.CountingSeconds = monotonicSeconds() - Begin;
+  tracePrimal(0, R.N);
+  if (Policy.MemoryLimit) {
+    R.Plan = planMemory(E, Start, R.N, Policy.MemoryLimit);
+    traceProbe(R.Plan.ProbedSteps);
+    R.Params = fitSchedule(E, Policy, R.N, R.Plan);
+  } else {
+    R.Params = resolvePolicy(Policy, R.N);
+  }
+  CheckpointedRun Run(E, Frame, R.N, Policy, R.Plan, Progress);
+  Run.announceSchedule(R.Params);
+  R.Stats = runSchedule(Run, Start, R.N, Policy.Strat, Policy.How, R.Params);
+  T = Run.timings();
+  return R;
+}
+
+/// Online: no counting run; the schedule learns n as it goes.
+ScheduleReport reverseOnline(const capsule_checkpointed_entry &E,
+                             const CheckpointPolicy &Policy, void *Frame,
+                             Capsule *Start, ProgressReport &Progress,
+                             Timings &T) {
+  ScheduleReport R;
+  CheckpointedRun Run(E, Frame, UINT64_MAX, Policy, R.Plan, Progress);
+  OnlineOutcome Out;
+  R.Stats =
+      runOnlineSchedule(Run, Start, Policy.How, Policy.Crit, Policy.Snapshots,
+                        Policy.Reps, Policy.LeafSteps, &Out);
+  R.N = Out.Steps;
+  R.Params = resolvePolicy(Policy, R.N);
+  T = Run.timings();
+  return R;
 }
 
 } // namespace
@@ -308,46 +404,23 @@ extern "C" void __capsule_run_checkpointed(const capsule_checkpointed_entry *E,
   std::memset(static_cast<char *>(Frame) + __capsule_region_span, 0,
               E->entry->frame_bytes);
   Capsule *Start = captureStart(E->entry, Frame);
+  traceSnapshot(0);
   ProgressReport Progress(E->entry->name);
-
-  // PRIMOPS, as a green run so that it needs no code of its own.
-  double Begin = monotonicSeconds();
-  uint64_t N;
-  if (greenRun(*E, Start, UINT64_MAX, &N))
-    failInternal("the forward sweep of %s yielded with an unlimited budget",
-                 E->entry->name);
-  double Primops = monotonicSeconds() - Begin;
-
-  MemoryPlan Plan;
-  ScheduleParams Params;
-  if (Policy.MemoryLimit) {
-    Plan = planMemory(*E, Start, N, Policy.MemoryLimit);
-    Params = fitSchedule(*E, Policy, N, Plan);
-  } else {
-    Params = resolvePolicy(Policy, N);
-  }
-  traceSchedule(E->entry->name, N, E->loop_iterations,
-                strategyName(Policy.Strat), splitName(Policy.How), Params);
-  if (Plan.Limit)
-    traceProbe(Plan.ProbedSteps);
-  Progress.stepsCounted(N);
-  CheckpointedRun Run(*E, Frame, N, Plan, Progress);
-  ScheduleStats Stats =
-      runSchedule(Run, Start, N, Policy.Strat, Policy.How, Params);
+  Timings T;
+  ScheduleReport R =
+      Policy.Strat == Strategy::Online
+          ? reverseOnline(*E, Policy, Frame, Start, Progress, T)
+          : reverseOffline(*E, Policy, Frame, Start, Progress, T);
 
   // Leave memory as the computation leaves it.
   Progress.finishing();
   uint64_t Done;
   runFrom(Start, UINT64_MAX, runStepFunction, E->entry, &Done);
   tracePrimal(0, Done);
-  releaseCapsule(Start);
-  traceRelease();
+  traceRelease(releaseCapsule(Start));
   endTrace();
   Progress.finish();
   __capsule_gradient_end();
-  if (statsEnabled()) {
-    Timings T = Run.timings();
-    T.Primal += Primops;
-    printStats(*E, N, Policy, Params, Stats, T, Plan);
-  }
+  if (statsEnabled())
+    printStats(*E, Policy, R, T);
 }

@@ -274,10 +274,46 @@ Capsule *captureAfter(Capsule *From, uint64_t Done) {
       capture(D, From->Entry, From->Frame, From->Steps + Done));
 }
 
+bool runOn(uint64_t Limit, StepRunner Runner, const void *Context,
+           uint64_t *Done) {
+  ThreadDriver &D = driver();
+  Capsule *C = D.Newest;
+  if (!C || threadJournal().depth() != C->Depth)
+    failInternal("the checkpointing driver ran on without a capsule");
+  return run(D, C->Entry, C->Frame, budgetFor(Limit), *Done, Runner, Context);
+}
+
+Capsule *captureNow(uint64_t Steps) {
+  ThreadDriver &D = driver();
+  if (!D.Newest)
+    failInternal("the checkpointing driver captured without a capsule");
+  return reinterpret_cast<Capsule *>(
+      capture(D, D.Newest->Entry, D.Newest->Frame, Steps));
+}
+
 uint64_t capsuleSteps(const Capsule *C) { return C->Steps; }
 
-void releaseCapsule(Capsule *C) {
-  capsule_release(reinterpret_cast<capsule_t *>(C));
+uint64_t releaseCapsule(Capsule *C) {
+  ThreadDriver &D = driver();
+  if (C == D.Newest) {
+    capsule_release(reinterpret_cast<capsule_t *>(C));
+    return 0;
+  }
+  // The newer capsules' snapshots move one level down.
+  uint64_t Newer = 0;
+  Capsule **Link = &D.Newest;
+  for (; *Link != C; Link = &(*Link)->Below, ++Newer) {
+    if (!*Link)
+      failInternal("the checkpointing driver released capsule %p, which is "
+                   "not live",
+                   static_cast<void *>(C));
+    --(*Link)->Depth;
+  }
+  *Link = C->Below;
+  threadJournal().release(C->Depth - 1);
+  --D.Live;
+  quarantine(D, C);
+  return Newer;
 }
 
 } // namespace capsule

@@ -252,6 +252,41 @@ void Journal::releaseTop() {
   setDepth(Depth - 1);
 }
 
+void Journal::release(uint32_t Level) {
+  if (Level + 1 >= Depth) {
+    if (Level + 1 == Depth)
+      releaseTop();
+    return;
+  }
+  JournalSegment Gone = Segments[Level];
+  uint64_t End = Segments[Level + 1].Begin;
+  // Keep, in place, the entries whose granule the snapshot below has not
+  // saved: it had not written them, so their value at this snapshot's time
+  // is also the value at its own.
+  uint64_t Kept = Gone.Begin;
+  if (Level != 0) {
+    GranuleSet &Below = Segments[Level - 1].Saved;
+    for (uint64_t I = Gone.Begin; I != End; ++I)
+      if (insertGranule(Below, Entries[I].Granule))
+        Entries[Kept++] = Entries[I];
+  }
+  uint64_t Dropped = End - Kept;
+  std::memmove(Entries + Kept, Entries + End,
+               (Size - End) * sizeof(JournalEntry));
+  Size -= Dropped;
+  for (uint32_t L = Level; L + 1 != Depth; ++L) {
+    Segments[L] = Segments[L + 1];
+    Segments[L].Begin -= Dropped;
+  }
+  // The slot above the live ones keeps the released table for reuse.
+  if (Gone.Saved.Mask + 1 > MaxKeptSetSlots)
+    freeGranules(Gone.Saved);
+  else
+    clearGranules(Gone.Saved);
+  Segments[Depth - 1] = {0, Gone.Saved};
+  setDepth(Depth - 1);
+}
+
 uint64_t Journal::segmentBytes(uint32_t Level) const {
   if (Level >= Depth)
     return 0;

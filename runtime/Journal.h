@@ -88,6 +88,13 @@ public:
   /// wins); with none below, they are dropped. Memory is left as it is.
   void releaseTop();
 
+  /// Removes live snapshot Level (0 the oldest), newest or not, as
+  /// releaseTop() removes the newest: its saved granules move to the
+  /// snapshot below it unless that one saved them too, and memory is left
+  /// as it is. The snapshots above it keep their points in time and move
+  /// one level down. Costs a move of the newer snapshots' entries.
+  void release(uint32_t Level);
+
   /// Number of live snapshots.
   uint32_t depth() const { return Depth; }
 

@@ -91,6 +91,13 @@ void ProgressReport::stepsCounted(uint64_t N) {
   report(/*StageChanged=*/true);
 }
 
+void ProgressReport::counting(uint64_t SoFar) {
+  if (quiet())
+    return;
+  Steps = SoFar;
+  report(/*StageChanged=*/false);
+}
+
 void ProgressReport::ranAgain(uint64_t N) {
   if (quiet())
     return;
@@ -163,7 +170,12 @@ void ProgressReport::print(const capsule_progress_t &P) const {
   double Again =
       P.steps ? static_cast<double>(P.recomputed_steps) / P.steps : 0;
   DurationText Elapsed = formatDuration(P.elapsed_seconds);
-  if (!std::strcmp(P.stage, "counting")) {
+  if (!std::strcmp(P.stage, "counting") && P.steps) {
+    std::fprintf(stderr,
+                 "%scapsule: gradient of %s: counting steps, %llu so far, %s "
+                 "elapsed%s",
+                 Begin, P.function, N, Elapsed.Text, End);
+  } else if (!std::strcmp(P.stage, "counting")) {
     std::fprintf(stderr, "%scapsule: gradient of %s: counting steps%s", Begin,
                  P.function, End);
   } else if (!std::strcmp(P.stage, "finishing")) {

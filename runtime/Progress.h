@@ -28,6 +28,8 @@ public:
   ProgressReport(const ProgressReport &) = delete;
   ProgressReport &operator=(const ProgressReport &) = delete;
 
+  /// The online schedule's first run has counted \p SoFar steps so far.
+  void counting(uint64_t SoFar);
   /// The steps are counted (\p Steps of them): the schedule begins.
   void stepsCounted(uint64_t Steps);
   /// A green run ran \p Steps steps again.

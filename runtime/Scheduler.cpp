@@ -41,8 +41,10 @@ uint64_t leastCount(uint64_t Need, CapacityOf Capacity, bool *Reached) {
 // and released, stages run, statistics.
 class Walker {
 public:
-  Walker(Computation &C, Split How, uint64_t Alpha)
-      : C(C), How(How), Alpha(Alpha ? Alpha : 1) {
+  /// Live counts the snapshots alive when the walk starts, the one it
+  /// starts from included.
+  Walker(Computation &C, Split How, uint64_t Alpha, uint64_t Live = 1)
+      : C(C), How(How), Alpha(Alpha ? Alpha : 1), Live(Live) {
     Stats.PeakLiveSnapshots = Live;
   }
 
@@ -68,7 +70,7 @@ private:
   Computation &C;
   Split How;
   uint64_t Alpha;
-  uint64_t Live = 1; // the caller's initial snapshot
+  uint64_t Live;
 };
 
 // Runs untaped from X at From towards Target and returns the snapshot where
@@ -162,6 +164,47 @@ void Walker::rest(Computation::Snapshot X, uint64_t Sigma, uint64_t Phi,
   stage(X, Sigma, Phi, Depth);
 }
 
+/// Adds what one walk did to what the walks before it did.
+void accumulate(ScheduleStats &Total, const ScheduleStats &Walk) {
+  Total.Stages += Walk.Stages;
+  Total.RecomputedSteps += Walk.RecomputedSteps;
+  Total.TapedSteps += Walk.TapedSteps;
+  if (Walk.PeakLiveSnapshots > Total.PeakLiveSnapshots)
+    Total.PeakLiveSnapshots = Walk.PeakLiveSnapshots;
+  if (Walk.MaxDepth > Total.MaxDepth)
+    Total.MaxDepth = Walk.MaxDepth;
+}
+
+/// A snapshot the online schedule keeps, after its Chunk-th chunk.
+struct ChunkSnapshot {
+  Computation::Snapshot S;
+  uint64_t Chunk, Position;
+};
+
+/// The spans between the online schedule's snapshots, oldest first, halve
+/// in length, at most two of each (the digits of the chunk count in
+/// bijective base 2): when a third span of one length closes, the two
+/// oldest of the three merge, and the merged span may make a third of twice
+/// the length. So the spans left when the run ends are close to the right
+/// spine of the bisection tree of the whole run, which the first run has
+/// then walked for the schedule, at most two snapshots per bit of the count.
+void mergeSpans(Computation &C, ChunkSnapshot *Kept, unsigned &Live) {
+  for (unsigned Top = Live - 1; Top >= 3; Top -= 2) {
+    uint64_t Length = Kept[Top].Chunk - Kept[Top - 1].Chunk;
+    if (Kept[Top - 1].Chunk - Kept[Top - 2].Chunk != Length ||
+        Kept[Top - 2].Chunk - Kept[Top - 3].Chunk != Length)
+      return;
+    C.release(Kept[Top - 2].S);
+    for (unsigned I = Top - 2; I + 1 != Live; ++I)
+      Kept[I] = Kept[I + 1];
+    --Live;
+  }
+}
+
+/// At most two live snapshots per bit of the chunk count, the start's, and
+/// the one a merge is about to release.
+constexpr unsigned MaxChunkSnapshots = 2 * 64 + 2;
+
 } // namespace
 
 uint64_t eta(uint64_t D, uint64_t T) {
@@ -237,6 +280,46 @@ ScheduleStats runSchedule(Computation &C, Computation::Snapshot Start,
   else
     W.treeverse(Start, 0, 0, N, P.Snapshots, P.Reps, 0);
   return W.Stats;
+}
+
+ScheduleStats runOnlineSchedule(Computation &C, Computation::Snapshot Start,
+                                Split How, Criterion Crit, uint64_t D,
+                                uint64_t T, uint64_t Alpha,
+                                OnlineOutcome *Out) {
+  if (Alpha == 0)
+    Alpha = DefaultLeafSteps;
+  ChunkSnapshot Kept[MaxChunkSnapshots] = {{Start, 0, 0}};
+  unsigned Live = 1;
+  ScheduleStats Stats = {};
+  Stats.PeakLiveSnapshots = 1;
+  uint64_t Reached, Chunks = 0;
+  while (C.advance(Alpha, &Reached)) {
+    Kept[Live++] = {C.capture(), ++Chunks, Reached};
+    if (Live > Stats.PeakLiveSnapshots)
+      Stats.PeakLiveSnapshots = Live;
+    mergeSpans(C, Kept, Live);
+  }
+  Out->Steps = Reached;
+  Out->Chunks = Chunks;
+  for (uint64_t Hi = Reached, HiChunk = Chunks + 1; Live != 0;) {
+    const ChunkSnapshot &From = Kept[Live - 1];
+    // Chunks overshoot α to the next point where the run could stop, so a
+    // span of 2^k chunks is a little longer than 2^k α: with α it would
+    // need twice the stages. Its own chunks' average length keeps it at
+    // 2^k, and the counts no larger.
+    uint64_t Span = Hi - From.Position;
+    uint64_t PerChunk = ceilDiv(Span, HiChunk - From.Chunk);
+    ScheduleParams P = resolveParams(Crit, How, Span, D, T,
+                                     PerChunk > Alpha ? PerChunk : Alpha);
+    Walker W(C, How, P.LeafSteps, Live);
+    W.binary(From.S, From.Position, Hi, P.Snapshots, P.Reps, 0);
+    accumulate(Stats, W.Stats);
+    Hi = From.Position;
+    HiChunk = From.Chunk;
+    if (--Live != 0)
+      C.release(From.S);
+  }
+  return Stats;
 }
 
 } // namespace capsule

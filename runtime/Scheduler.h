@@ -30,6 +30,15 @@
 // recurse only on right branches (left branches are tail calls, run as
 // loops), so the machine stack holds a small frame or two per live
 // snapshot.
+//
+// Online (runOnlineSchedule) reverses a computation whose length is unknown
+// until it ends, without a run that counts its steps first: it takes a
+// snapshot every α steps as the computation runs and thins them so that
+// when the run ends the live snapshots split it into spans of 2^k α-chunks
+// that halve from the start to the end, one or two of each length (the
+// count of chunks in bijective base 2). Each span is then reversed, last
+// first, by the binary schedule with the counts resolved for its length.
+// docs/checkpointing.md ("Online checkpointing") proves its bounds.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_RUNTIME_SCHEDULER_H
 #define CAPSULE_RUNTIME_SCHEDULER_H
@@ -38,8 +47,9 @@
 
 namespace capsule {
 
-/// Which checkpoint tree to walk: the paper's Fig. 27 or Fig. 26.
-enum class Strategy { Binary, Treeverse };
+/// Which checkpoint tree to walk: the paper's Fig. 27 or Fig. 26, or the
+/// online schedule, which needs no step count (runOnlineSchedule).
+enum class Strategy { Binary, Treeverse, Online };
 
 /// Where to split a span: halfway (Griewank 1992 eq. 12) or in proportion
 /// to the snapshots and repetitions left (eq. 16).
@@ -74,9 +84,21 @@ public:
   /// interrupt() stopped, or at n.
   virtual void gradientOfStage(Snapshot From, uint64_t Steps) = 0;
 
-  /// Releases a snapshot interrupt() returned. The scheduler releases them in
-  /// the reverse of the order it took them.
+  /// Releases a snapshot interrupt() or capture() returned. The scheduler
+  /// releases them in the reverse of the order it took them, except that
+  /// the online schedule's first run releases older ones too (the newer
+  /// ones stay valid).
   virtual void release(Snapshot S) = 0;
+
+  /// For the online schedule, which learns n only at the end: an untaped
+  /// run on from where the computation stands (its start, or where the last
+  /// advance() stopped) for at least Steps steps, to the next point where it
+  /// can stop. Returns true and that position in *Reached, or false and n
+  /// when the computation ended first.
+  virtual bool advance(uint64_t Steps, uint64_t *Reached) = 0;
+
+  /// A snapshot of the state the last advance() stopped in.
+  virtual Snapshot capture() = 0;
 
 protected:
   ~Computation() = default;
@@ -153,6 +175,25 @@ ScheduleParams resolveParams(Criterion C, Split How, uint64_t N, uint64_t D,
 ScheduleStats runSchedule(Computation &C, Computation::Snapshot Start,
                           uint64_t N, Strategy S, Split How,
                           const ScheduleParams &P);
+
+/// What the online schedule learnt.
+struct OnlineOutcome {
+  uint64_t Steps;  ///< n, known when the computation ended
+  uint64_t Chunks; ///< the α-chunks the first run snapshotted after
+};
+
+/// Reverses a computation of unknown length from Start, which stays the
+/// caller's: one untaped run from Start to the end, through advance(),
+/// snapshots after every chunk of at least Alpha steps (capture()) and
+/// releases, older ones included, those between the two oldest of three
+/// equal spans; then, from the newest live snapshot back to Start, the span
+/// from each to the next is reversed by the binary schedule with the counts
+/// resolveParams(Crit, How, span, D, T, Alpha) gives, and the snapshot
+/// released. Stats count the first run's steps neither as recomputed nor as
+/// taped.
+ScheduleStats runOnlineSchedule(Computation &C, Computation::Snapshot Start,
+                                Split How, Criterion Crit, uint64_t D,
+                                uint64_t T, uint64_t Alpha, OnlineOutcome *Out);
 
 } // namespace capsule
 

@@ -47,26 +47,51 @@ void openTrace() {
   std::snprintf(Path, sizeof(Path), "%s", Value);
 }
 
-void record(const char *Kind, uint64_t A, uint64_t B) {
-  if (File)
-    std::fprintf(File, "%s %llu %llu\n", Kind,
-                 static_cast<unsigned long long>(A),
-                 static_cast<unsigned long long>(B));
+// One record: Kind, then A, then B unless Kind is release.
+struct Record {
+  const char *Kind;
+  uint64_t A, B;
+};
+
+// The call's records before its header: the header needs n, which the
+// online schedule learns only at the end of its first run.
+Record *Pending;
+uint64_t PendingCount, PendingCapacity;
+bool HeaderWritten;
+
+void write(const Record &R) {
+  if (std::strcmp(R.Kind, "release") == 0)
+    std::fprintf(File, "release %llu\n", static_cast<unsigned long long>(R.A));
+  else
+    std::fprintf(File, "%s %llu %llu\n", R.Kind,
+                 static_cast<unsigned long long>(R.A),
+                 static_cast<unsigned long long>(R.B));
 }
 
-void pushLive(uint64_t Id) {
-  if (LiveCount == LiveCapacity) {
-    LiveCapacity = LiveCapacity ? 2 * LiveCapacity : 64;
-    LiveIds = static_cast<uint64_t *>(
-        std::realloc(LiveIds, LiveCapacity * sizeof(uint64_t)));
-    if (!LiveIds) {
-      std::fputs("capsule: out of memory for the CAPSULE_TRACE file's live "
-                 "capsules\n",
+// Appends Value to the array Items (Count of Capacity, which doubles),
+// stopping the program when memory runs out.
+template <typename T>
+void append(T *&Items, uint64_t &Count, uint64_t &Capacity, const T &Value) {
+  if (Count == Capacity) {
+    Capacity = Capacity ? 2 * Capacity : 64;
+    Items = static_cast<T *>(std::realloc(Items, Capacity * sizeof(T)));
+    if (!Items) {
+      std::fputs("capsule: out of memory for the CAPSULE_TRACE file's "
+                 "records\n",
                  stderr);
       std::exit(3);
     }
   }
-  LiveIds[LiveCount++] = Id;
+  Items[Count++] = Value;
+}
+
+void record(const char *Kind, uint64_t A, uint64_t B) {
+  if (!File)
+    return;
+  if (HeaderWritten)
+    write({Kind, A, B});
+  else
+    append(Pending, PendingCount, PendingCapacity, Record{Kind, A, B});
 }
 
 } // namespace
@@ -78,6 +103,8 @@ void beginTrace() {
   pthread_mutex_lock(&CallMutex);
   LiveCount = 0;
   NextId = 0;
+  PendingCount = 0;
+  HeaderWritten = false;
 }
 
 void traceSchedule(const char *Root, uint64_t N, bool LoopIterations,
@@ -93,8 +120,10 @@ void traceSchedule(const char *Root, uint64_t N, bool LoopIterations,
                static_cast<unsigned long long>(Params.Snapshots),
                static_cast<unsigned long long>(Params.Reps),
                static_cast<unsigned long long>(Params.LeafSteps), Root);
-  traceSnapshot(0);
-  tracePrimal(0, N);
+  HeaderWritten = true;
+  for (uint64_t I = 0; I != PendingCount; ++I)
+    write(Pending[I]);
+  PendingCount = 0;
 }
 
 void tracePrimal(uint64_t From, uint64_t To) { record("primal", From, To); }
@@ -108,15 +137,17 @@ void traceReverse(uint64_t From, uint64_t To) { record("reverse", From, To); }
 void traceSnapshot(uint64_t Step) {
   if (!File)
     return;
-  pushLive(NextId);
+  append(LiveIds, LiveCount, LiveCapacity, NextId);
   record("snapshot", NextId++, Step);
 }
 
-void traceRelease() {
+void traceRelease(uint64_t Newer) {
   if (!File)
     return;
-  std::fprintf(File, "release %llu\n",
-               static_cast<unsigned long long>(LiveIds[--LiveCount]));
+  uint64_t *Gone = LiveIds + LiveCount - 1 - Newer;
+  record("release", *Gone, 0);
+  std::memmove(Gone, Gone + 1, Newer * sizeof(uint64_t));
+  --LiveCount;
 }
 
 void endTrace() {

@@ -29,18 +29,24 @@
 //                      those at FROM
 //   release ID         capsule ID released
 //
+// The online schedule has no PRIMOPS: after its start capsule come the
+// green runs of its first run, one chunk each, with the capsules it takes
+// and releases on the way; the schedule's reverse sweep follows.
+//
 // NAME is the root's name as messages spell it and takes the rest of the
 // line (a C++ name may hold spaces). U is `steps`, or `iterations` when the
 // root marks loop iterations (capsule_checkpoint_iteration: each step is an
-// iteration boundary, positions count iterations). S is binary or
-// treeverse, P bisection or binomial; D, T and A are the schedule's d, t
-// and α. Capsule IDs count from 0 within a call; capsules are released
-// newest first. A call without its end line was cut short (the program
-// stopped inside it).
+// iteration boundary, positions count iterations). S is binary, treeverse
+// or online, P bisection or binomial; D, T and A are the schedule's d, t
+// and α (online: those resolved for n, which bound each span's). Capsule
+// IDs count from 0 within a call; capsules are released newest first, but
+// for those the online schedule's first run releases below the newest. A
+// call without its end line was cut short (the program stopped inside it).
 //
 // A traced call holds the trace from its start to its end, so the calls of
-// several threads write whole traces, one after another. The records of a
-// call are flushed at its end.
+// several threads write whole traces, one after another. The records before
+// the header wait in memory until n is known; those of a call are flushed
+// at its end.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_RUNTIME_TRACE_H
 #define CAPSULE_RUNTIME_TRACE_H
@@ -56,15 +62,14 @@ namespace capsule {
 /// calls to end. Every other trace function does nothing without a trace.
 void beginTrace();
 
-/// The header and the two records that came before the schedule could be
-/// named: the start capsule and PRIMOPS, which counted N.
+/// The header, once N is known, followed by the records held until then.
 void traceSchedule(const char *Root, uint64_t N, bool LoopIterations,
                    const char *Strategy, const char *Split,
                    const ScheduleParams &Params);
 
 void tracePrimal(uint64_t From, uint64_t To);
 /// The memory probe of CAPSULE_MEMORY_LIMIT: the first \p Steps steps,
-/// taped and not reversed. It ran before the header, right after PRIMOPS.
+/// taped and not reversed, right after PRIMOPS.
 void traceProbe(uint64_t Steps);
 void traceForward(uint64_t From, uint64_t To);
 void traceReverse(uint64_t From, uint64_t To);
@@ -72,8 +77,9 @@ void traceReverse(uint64_t From, uint64_t To);
 /// A capsule captured at Step, numbered after the call's last one.
 void traceSnapshot(uint64_t Step);
 
-/// The release of the newest live capsule.
-void traceRelease();
+/// The release of the live capsule with \p Newer newer ones above it (0:
+/// the newest).
+void traceRelease(uint64_t Newer);
 
 /// Ends the call's trace: writes its end line and flushes the file.
 void endTrace();

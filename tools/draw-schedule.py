@@ -206,12 +206,27 @@ class Picture:
         return "\n".join([head, *defs, background, *self.body, "</svg>"]) + "\n"
 
 
+def first_run(primal, n):
+    """How many of the leading green runs make the first run from 0 to n:
+    PRIMOPS, or the online schedule's chunks, each from where the last
+    stopped."""
+    reached = 0
+    for count, (_, a, b) in enumerate(primal, 1):
+        if a != reached:
+            return count - 1
+        reached = b
+        if reached == n:
+            return count
+    return len(primal)
+
+
 def statistics(call):
     primal = [r for r in call.runs if r[0] == "primal"]
-    # The first green run is PRIMOPS and, in a complete call, the last is
-    # the run that leaves memory as the computation leaves it; the others
-    # are the schedule's recomputation.
-    interrupts = primal[1:-1] if call.complete else primal[1:]
+    # The first run counts the steps and, in a complete call, the last green
+    # run leaves memory as the computation leaves it; the others are the
+    # schedule's recomputation.
+    first = first_run(primal, call.n)
+    interrupts = primal[first:-1] if call.complete else primal[first:]
     return {
         "stages": sum(1 for r in call.runs if r[0] == "forward"),
         "recomputed": sum(b - a for _, a, b in interrupts),

@@ -127,7 +127,7 @@ uint64_t capsule_tape_limit(void);
  * overrides the environment variable of the same meaning (CAPSULE_STRATEGY,
  * CAPSULE_SPLIT, CAPSULE_CRITERION, CAPSULE_SNAPSHOTS, CAPSULE_REPS,
  * CAPSULE_LEAF_STEPS, CAPSULE_MEMORY_LIMIT); 0 for a count means automatic.
- * Names are "binary" | "treeverse", "bisection" | "binomial" and
+ * Names are "binary" | "treeverse" | "online", "bisection" | "binomial" and
  * "space" | "time" | "log"; an invalid one stops the program with a message.
  * capsule_config_reset() forgets the calls. */
 void capsule_config_strategy(const char *name);
@@ -150,7 +150,8 @@ typedef struct capsule_progress {
   const char *function;     /* the differentiated function */
   const char *stage;        /* "counting", "reversing", "finishing" (memory
                                left as the run leaves it) or "done" */
-  uint64_t steps;           /* the run's steps (0 while counting) */
+  uint64_t steps;           /* the run's steps (while counting: those
+                               counted so far, online; else 0) */
   uint64_t reversed_steps;  /* steps whose adjoints are done */
   uint64_t recomputed_steps; /* steps run again, untaped, so far */
   double fraction;          /* reversed_steps / steps */

@@ -29,9 +29,9 @@ protected:
   }
 };
 
-TEST_F(CheckpointConfigTest, DefaultsAreBinaryBisectionLog) {
+TEST_F(CheckpointConfigTest, DefaultsAreOnlineBisectionLog) {
   CheckpointPolicy P = checkpointPolicy();
-  EXPECT_EQ(P.Strat, Strategy::Binary);
+  EXPECT_EQ(P.Strat, Strategy::Online);
   EXPECT_EQ(P.How, Split::Bisection);
   EXPECT_EQ(P.Crit, Criterion::Log);
   EXPECT_EQ(P.Snapshots, 0u);
@@ -43,6 +43,7 @@ TEST_F(CheckpointConfigTest, DefaultsAreBinaryBisectionLog) {
 TEST_F(CheckpointConfigTest, NamesParseInAnyCase) {
   EXPECT_EQ(parseStrategy("binary"), Strategy::Binary);
   EXPECT_EQ(parseStrategy("TreeVerse"), Strategy::Treeverse);
+  EXPECT_EQ(parseStrategy("Online"), Strategy::Online);
   EXPECT_EQ(parseSplit("BISECTION"), Split::Bisection);
   EXPECT_EQ(parseSplit("binomial"), Split::Binomial);
   EXPECT_EQ(parseCriterion("space"), Criterion::Space);
@@ -110,7 +111,7 @@ struct InvalidCase {
 
 TEST_F(CheckpointConfigTest, InvalidValuesStopTheProgram) {
   const InvalidCase Cases[] = {
-      {"CAPSULE_STRATEGY", "revolve", "binary or treeverse"},
+      {"CAPSULE_STRATEGY", "revolve", "binary, treeverse or online"},
       {"CAPSULE_SPLIT", "half", "bisection or binomial"},
       {"CAPSULE_CRITERION", "memory", "space, time or log"},
       {"CAPSULE_SNAPSHOTS", "0", "a positive integer, the snapshots d"},
@@ -185,6 +186,37 @@ TEST_F(CheckpointConfigTest, LoopIterationsRefuseAlphaAndAMemoryLimit) {
               testing::ExitedWithCode(2), "capsule_config_memory_limit");
 }
 
+TEST_F(CheckpointConfigTest, BoundedSnapshotsMakeTheDefaultStrategyBinary) {
+  {
+    ScopedEnv Limit("CAPSULE_MEMORY_LIMIT", "64M");
+    EXPECT_EQ(checkpointPolicy().Strat, Strategy::Binary);
+  }
+  resetCheckpointConfigForTesting();
+  capsule_config_snapshots(5);
+  EXPECT_EQ(checkpointPolicy().Strat, Strategy::Binary);
+  // Asked for, online takes d for each span's schedule.
+  capsule_config_strategy("online");
+  EXPECT_EQ(checkpointPolicy().Strat, Strategy::Online);
+  EXPECT_EQ(checkpointPolicy().Snapshots, 5u);
+  // t alone bounds time, not memory.
+  capsule_config_reset();
+  capsule_config_reps(3);
+  EXPECT_EQ(checkpointPolicy().Strat, Strategy::Online);
+}
+
+TEST_F(CheckpointConfigTest, OnlineStrategyRefusesAMemoryLimit) {
+  ScopedEnv Strategy("CAPSULE_STRATEGY", "ONLINE");
+  EXPECT_EQ(checkpointPolicy().Strat, capsule::Strategy::Online);
+  capsule_config_memory_limit(1 << 20);
+  EXPECT_EXIT(checkpointPolicy(), testing::ExitedWithCode(2),
+              "capsule_config_memory_limit\\(\\) fits d and α to the steps "
+              "a first run counts, but CAPSULE_STRATEGY asks for the online "
+              "schedule");
+  // Another strategy from a call makes the variable irrelevant.
+  capsule_config_strategy("binary");
+  EXPECT_EQ(checkpointPolicy().MemoryLimit, uint64_t(1) << 20);
+}
+
 TEST_F(CheckpointConfigTest, ResetReturnsToTheEnvironment) {
   ScopedEnv Strategy("CAPSULE_STRATEGY", "treeverse");
   capsule_config_strategy("binary");
@@ -209,7 +241,7 @@ TEST_F(CheckpointConfigTest, ACallMakesAnInvalidVariableIrrelevant) {
 TEST_F(CheckpointConfigTest, InvalidNamesInCallsStopTheProgram) {
   EXPECT_EXIT(capsule_config_strategy("revolve"), testing::ExitedWithCode(2),
               "capsule: invalid capsule_config_strategy\\(\\) value "
-              "'revolve': expected binary or treeverse");
+              "'revolve': expected binary, treeverse or online");
   EXPECT_EXIT(capsule_config_split("thirds"), testing::ExitedWithCode(2),
               "capsule: invalid capsule_config_split\\(\\) value 'thirds': "
               "expected bisection or binomial");

@@ -131,6 +131,36 @@ TEST_F(JournalTest, ReleaseMergesIntoTheParentAndTheParentsValueWins) {
   EXPECT_TRUE(intact());
 }
 
+TEST_F(JournalTest, ReleasingAnOlderSnapshotMergesItDownAndKeepsTheNewer) {
+  J.pushSnapshot();
+  store(word(0), uint64_t(1)); // the oldest saves the original
+  J.pushSnapshot();
+  store(word(0), uint64_t(2)); // the middle one saves 1...
+  store(word(1), uint64_t(3)); // ...and the original
+  J.pushSnapshot();
+  store(word(1), uint64_t(4)); // the newest saves 3
+  store(word(2), uint64_t(5)); // and the original
+  J.release(1);
+  EXPECT_EQ(J.depth(), 2u);
+  // The middle one's word 1 moved down; its word 0 went (the oldest has it).
+  EXPECT_EQ(J.segmentBytes(0), 16u);
+  EXPECT_EQ(J.segmentBytes(1), 16u);
+  EXPECT_EQ(*word(1), 4u);
+  // The newest still rolls back to its own time.
+  J.rollbackTop();
+  EXPECT_EQ(*word(0), 2u);
+  EXPECT_EQ(*word(1), 3u);
+  uint64_t Word2;
+  std::memcpy(&Word2, Original + 16, sizeof Word2);
+  EXPECT_EQ(*word(2), Word2);
+  J.releaseTop();
+  J.rollbackTop();
+  EXPECT_TRUE(intact());
+  J.release(0); // the newest, as releaseTop
+  EXPECT_EQ(J.depth(), 0u);
+  J.release(0); // nothing to release
+}
+
 TEST_F(JournalTest, ReleasingTheLastSnapshotDropsItsEntries) {
   J.pushSnapshot();
   store(word(2), uint64_t(5));
@@ -212,8 +242,9 @@ TEST_F(JournalTest, ManyGranulesGrowTheTablesAndStillRollBack) {
   J.releaseTop();
 }
 
-// Random stores, snapshots, rollbacks and releases against a model that
-// keeps a copy of memory for every live snapshot.
+// Random stores, snapshots, rollbacks and releases (of the newest snapshot
+// and of any other) against a model that keeps a copy of memory for every
+// live snapshot.
 void JournalTest::randomOperationsMatchAModel() {
   std::mt19937 Random(12345);
   std::vector<std::vector<unsigned char>> Images;
@@ -230,9 +261,13 @@ void JournalTest::randomOperationsMatchAModel() {
     } else if (Op < 92 && !Images.empty()) {
       J.rollbackTop();
       ASSERT_EQ(Now(), Images.back()) << "step " << Step;
-    } else if (!Images.empty()) {
+    } else if (!Images.empty() && Op < 96) {
       J.releaseTop();
       Images.pop_back();
+    } else if (!Images.empty()) {
+      uint32_t Level = Random() % Images.size();
+      J.release(Level);
+      Images.erase(Images.begin() + Level);
     }
     ASSERT_EQ(J.depth(), Images.size());
     uint64_t Sum = 0;

@@ -76,12 +76,43 @@ public:
   }
 
   void gradientOfStage(Snapshot From, uint64_t Steps) override {
+    if (Stages.empty())
+      for (Snap *S : Live)
+        LiveAtFirstStage.push_back(S->Pos);
     uint64_t Pos = position(From);
     Stages.push_back({Pos, Pos + Steps});
     Events.push_back({'s', Pos, Pos + Steps});
   }
 
+  bool advance(uint64_t Steps, uint64_t *Reached) override {
+    uint64_t Target = Steps > N - Cur ? N : Cur + Steps;
+    uint64_t At =
+        NextStop && Target < N ? std::min(N, NextStop(Target)) : Target;
+    Advanced += At - Cur;
+    Events.push_back({'a', Cur, At});
+    Cur = At;
+    *Reached = At;
+    return At < N;
+  }
+
+  Snapshot capture() override {
+    Taken.insert(Cur);
+    Live.push_back(new Snap{Cur});
+    Peak = std::max<uint64_t>(Peak, Live.size());
+    Events.push_back({'c', Cur, 0});
+    return Live.back();
+  }
+
   void release(Snapshot S) override {
+    auto It = std::find(Live.begin() + 1, Live.end(), S);
+    if (Stages.empty() && It != Live.end() && *It != Live.back()) {
+      // The online schedule's first run thins older snapshots.
+      Events.push_back({'r', position(S), 0});
+      delete *It;
+      Live.erase(It);
+      ++OlderReleases;
+      return;
+    }
     if (Live.size() < 2 || Live.back() != S) {
       ++LifoViolations;
       return;
@@ -96,7 +127,10 @@ public:
   std::vector<Span> Stages;
   std::vector<Event> Events;
   std::unordered_set<uint64_t> Taken;
-  uint64_t Recomputed = 0, Peak = 1, LifoViolations = 0, DeadUses = 0;
+  std::vector<uint64_t> LiveAtFirstStage;
+  uint64_t Cur = 0; ///< where the last advance() stopped
+  uint64_t Recomputed = 0, Advanced = 0, Peak = 1, LifoViolations = 0,
+           OlderReleases = 0, DeadUses = 0;
   size_t LiveCount() const { return Live.size(); }
 
 private:
@@ -115,26 +149,25 @@ private:
   std::vector<Snap *> Live;
 };
 
-/// Runs one schedule on a fresh mock and checks what holds for every
-/// schedule: the stages tile [0, N] from right to left, so each step is
-/// taped exactly once; every stage ends at N or where a snapshot was taken;
-/// snapshots are used alive and released LIFO, all but the caller's; at
-/// most d + 1 are alive, counting the caller's; each step runs untaped at
-/// most t times; the tree is no deeper than its counts allow.
-ScheduleStats runAndCheck(MockComputation &M, Strategy S, Split How,
-                          const ScheduleParams &P) {
+/// Checks what holds for every schedule, offline or online: the stages
+/// tile [0, N] from right to left, so each step is taped exactly once (only
+/// the last stage of an online schedule may be empty, where the run ended
+/// right after its last stop); every stage ends at N or where a snapshot
+/// was taken; snapshots are used alive and released LIFO, all but the
+/// caller's; the statistics say what happened.
+void checkTiling(const MockComputation &M, const ScheduleStats &Stats,
+                 const std::string &Where, bool Online) {
   uint64_t N = M.N;
-  ScheduleStats Stats = runSchedule(M, M.start(), N, S, How, P);
-  std::string Where = describe(S, How, N, P);
   EXPECT_FALSE(M.Stages.empty()) << Where;
   if (M.Stages.empty())
-    return Stats;
+    return;
   EXPECT_EQ(M.Stages.front().End, N) << Where;
   EXPECT_EQ(M.Stages.back().Begin, 0u) << Where;
   uint64_t Taped = 0;
   for (size_t I = 0; I != M.Stages.size(); ++I) {
     const MockComputation::Span &Stage = M.Stages[I];
-    EXPECT_TRUE(Stage.Begin < Stage.End || N == 0) << Where << " stage " << I;
+    EXPECT_TRUE(Stage.Begin < Stage.End || N == 0 || (Online && I == 0))
+        << Where << " stage " << I;
     if (I != 0)
       EXPECT_EQ(Stage.End, M.Stages[I - 1].Begin) << Where << " stage " << I;
     EXPECT_TRUE(Stage.End == N || M.Taken.count(Stage.End))
@@ -149,6 +182,20 @@ ScheduleStats runAndCheck(MockComputation &M, Strategy S, Split How,
   EXPECT_EQ(M.LifoViolations, 0u) << Where;
   EXPECT_EQ(M.DeadUses, 0u) << Where;
   EXPECT_EQ(M.LiveCount(), 1u) << Where << ": snapshots left alive";
+}
+
+/// Runs one offline schedule on a fresh mock and checks checkTiling and
+/// its bounds: at most d + 1 snapshots are alive, counting the caller's;
+/// each step runs untaped at most t times; the tree is no deeper than its
+/// counts allow.
+ScheduleStats runAndCheck(MockComputation &M, Strategy S, Split How,
+                          const ScheduleParams &P) {
+  uint64_t N = M.N;
+  ScheduleStats Stats = runSchedule(M, M.start(), N, S, How, P);
+  std::string Where = describe(S, How, N, P);
+  checkTiling(M, Stats, Where, /*Online=*/false);
+  EXPECT_EQ(M.Advanced, 0u) << Where;
+  EXPECT_EQ(M.OlderReleases, 0u) << Where;
   EXPECT_LE(u128(Stats.PeakLiveSnapshots), u128(P.Snapshots) + 1) << Where;
   EXPECT_LE(u128(Stats.RecomputedSteps), u128(P.Reps) * N) << Where;
   u128 DepthBound =
@@ -614,6 +661,139 @@ TEST(SchedulerTest, ResolveSaturatesWithHugeComputations) {
   EXPECT_EQ(resolveParams(Criterion::Time, Split::Binomial, UINT64_MAX, 0, 1, 1)
                 .Snapshots,
             UINT64_MAX - 1);
+}
+
+//===----------------------------------------------------------------------===//
+// The online schedule: no step count beforehand.
+//===----------------------------------------------------------------------===//
+
+struct OnlineCase {
+  Split How;
+  Criterion Crit;
+  uint64_t D, T, Alpha;
+};
+
+std::string describe(const OnlineCase &C, uint64_t N) {
+  return std::string("online-") +
+         (C.How == Split::Bisection ? "bisection" : "binomial") +
+         " criterion=" + std::to_string(int(C.Crit)) +
+         " n=" + std::to_string(N) + " d=" + std::to_string(C.D) +
+         " t=" + std::to_string(C.T) + " alpha=" + std::to_string(C.Alpha);
+}
+
+/// Runs the online schedule on a fresh mock and checks checkTiling and the
+/// bounds docs/checkpointing.md states: one untaped run counts the steps;
+/// the schedule then recomputes each step at most t(n) times, t(n) being
+/// what the offline schedule would resolve for all n steps, so it runs no
+/// more untaped than the offline schedule's bound including its counting
+/// run; at most 2⌊log2(m + 1)⌋ + 2 + d(n) snapshots are alive, m being the
+/// chunks the first run snapshotted after.
+ScheduleStats runOnlineAndCheck(MockComputation &M, const OnlineCase &C) {
+  uint64_t N = M.N;
+  OnlineOutcome Out;
+  ScheduleStats Stats = runOnlineSchedule(M, M.start(), C.How, C.Crit, C.D,
+                                          C.T, C.Alpha, &Out);
+  std::string Where = describe(C, N);
+  checkTiling(M, Stats, Where, /*Online=*/true);
+  EXPECT_EQ(Out.Steps, N) << Where;
+  EXPECT_EQ(M.Advanced, N) << Where;
+  ScheduleParams Offline = resolveParams(C.Crit, C.How, N, C.D, C.T, C.Alpha);
+  EXPECT_LE(u128(Stats.RecomputedSteps), u128(Offline.Reps) * N) << Where;
+  u128 Bound = 2 * u128(63 - __builtin_clzll(Out.Chunks + 1)) + 2 +
+               Offline.Snapshots;
+  EXPECT_LE(u128(Stats.PeakLiveSnapshots), Bound) << Where;
+  return Stats;
+}
+
+std::vector<OnlineCase> onlineCases() {
+  std::vector<OnlineCase> All;
+  for (Split How : Splits)
+    for (uint64_t Alpha : {0, 1, 4, 100}) {
+      All.push_back({How, Criterion::Log, 0, 0, Alpha});
+      for (uint64_t Count : {1, 2, 5}) {
+        All.push_back({How, Criterion::Space, Count, 0, Alpha});
+        All.push_back({How, Criterion::Time, 0, Count, Alpha});
+      }
+    }
+  return All;
+}
+
+TEST(SchedulerTest, OnlineSchedulesTileAndKeepTheirBounds) {
+  for (uint64_t N : Lengths)
+    for (const OnlineCase &C : onlineCases()) {
+      MockComputation M(N);
+      runOnlineAndCheck(M, C);
+      for (uint64_t Grain : {2, 3, 7, 64}) {
+        MockComputation G(N, everyNth(Grain));
+        runOnlineAndCheck(G, C);
+      }
+      MockComputation R(N, randomStops(N, unsigned(N)));
+      runOnlineAndCheck(R, C);
+    }
+}
+
+TEST(SchedulerTest, OnlineSpansAreTheChunksInBijectiveBaseTwo) {
+  // α = 1 on 13 steps: 12 chunks end where the run can stop, the 13th at
+  // the end. Bijective base 2 (digits 1 and 2) writes 12 as 2·4 + 1·2 +
+  // 2·1, so the spans are [0, 4], [4, 8], [8, 10], [10, 11] and [11, 12],
+  // and the last chunk [12, 13] after them.
+  MockComputation M(13);
+  OnlineOutcome Out;
+  runOnlineSchedule(M, M.start(), Split::Binomial, Criterion::Log, 0, 0, 1,
+                    &Out);
+  EXPECT_EQ(Out.Chunks, 12u);
+  EXPECT_EQ(M.LiveAtFirstStage, (std::vector<uint64_t>{0, 4, 8, 10, 11, 12}));
+  // While the run goes, the two oldest of three equal spans merge: after
+  // chunk 3 the snapshot at 1 goes ([0, 1], [1, 2], [2, 3] become [0, 2],
+  // [2, 3]); after chunk 5, the one at 3, which makes [0, 2], [2, 4],
+  // [4, 5]; after chunk 7, the ones at 5 and then at 2.
+  auto Has = [&](std::vector<MockComputation::Event> Want) {
+    return std::search(M.Events.begin(), M.Events.end(), Want.begin(),
+                       Want.end()) != M.Events.end();
+  };
+  EXPECT_TRUE(Has({{'a', 2, 3}, {'c', 3, 0}, {'r', 1, 0}, {'a', 3, 4}}));
+  EXPECT_TRUE(Has({{'a', 4, 5}, {'c', 5, 0}, {'r', 3, 0}, {'a', 5, 6}}));
+  EXPECT_TRUE(Has({{'a', 6, 7}, {'c', 7, 0}, {'r', 5, 0}, {'r', 2, 0}}));
+}
+
+TEST(SchedulerTest, OnlineWithinOneChunkIsOneStage) {
+  // A run shorter than α is never split: one untaped run, one stage.
+  MockComputation M(500);
+  OnlineOutcome Out;
+  ScheduleStats Stats = runOnlineSchedule(M, M.start(), Split::Bisection,
+                                          Criterion::Log, 0, 0, 1000, &Out);
+  EXPECT_EQ(Out.Steps, 500u);
+  EXPECT_EQ(Out.Chunks, 0u);
+  EXPECT_EQ(Stats.Stages, 1u);
+  EXPECT_EQ(Stats.RecomputedSteps, 0u);
+  EXPECT_EQ(Stats.PeakLiveSnapshots, 1u);
+}
+
+TEST(SchedulerTest, OnlineSavesMostOfTheCountingRun) {
+  // The offline schedule runs n untaped to count, then recomputes. The
+  // online one's first run counts, and the snapshots it leaves are close to
+  // the splits the binary schedule takes first (n/2, 3n/4, ...), whose
+  // recomputation (about n steps) they save: in all it runs at least n/2
+  // fewer steps untaped, at powers of two as elsewhere (1039 chunks is the
+  // rotation benchmark's l = 3203).
+  for (Split How : Splits)
+    for (uint64_t Chunks : {1000, 1039, 4096, 12345, 16384, 24000, 32767}) {
+      uint64_t N = 16 * Chunks;
+      MockComputation Off(N);
+      ScheduleParams P = resolveParams(Criterion::Log, How, N, 0, 0, 16);
+      ScheduleStats OffStats =
+          runSchedule(Off, Off.start(), N, Strategy::Binary, How, P);
+      MockComputation On(N);
+      OnlineOutcome Out;
+      ScheduleStats OnStats = runOnlineSchedule(On, On.start(), How,
+                                                Criterion::Log, 0, 0, 16, &Out);
+      uint64_t OfflineUntaped = N + OffStats.RecomputedSteps;
+      uint64_t OnlineUntaped = N + OnStats.RecomputedSteps;
+      EXPECT_LE(OnlineUntaped + N / 2, OfflineUntaped)
+          << (How == Split::Bisection ? "bisection" : "binomial")
+          << " n=" << N << ": online " << OnlineUntaped << ", offline "
+          << OfflineUntaped;
+    }
 }
 
 } // namespace

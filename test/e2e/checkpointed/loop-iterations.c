@@ -11,6 +11,7 @@
 // RUN: python3 %src_root/tools/draw-schedule.py %t.trace -o %t.svg
 // RUN: FileCheck %s --check-prefix=SVG < %t.svg
 // RUN: env CAPSULE_STATS=1 CAPSULE_STRATEGY=treeverse %t 2>&1 | FileCheck %s --check-prefix=LOG
+// RUN: env CAPSULE_STATS=1 %t 2>&1 | FileCheck %s --check-prefix=ONLINE
 // RUN: env CAPSULE_LEAF_STEPS=10 not %t 2>&1 | FileCheck %s --check-prefix=ALPHA
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t.O0 %capsule_ldflags
 // RUN: env CAPSULE_SNAPSHOTS=2 %t.O0 | FileCheck %s --check-prefix=O0
@@ -68,6 +69,8 @@ int main(void) {
 // SPACE: PASS
 // LOG: capsule: checkpointed gradient of f: 60 primal steps, treeverse-binomial, alpha 1, d {{[0-9]+}}, t {{[0-9]+}}; 60 stages
 // LOG: PASS
+// ONLINE: capsule: checkpointed gradient of f: 60 primal steps, online-binomial, alpha 1, d {{[0-9]+}}, t {{[0-9]+}}; 60 stages
+// ONLINE: PASS
 // ALPHA: capsule: conflicting checkpoint settings: CAPSULE_LEAF_STEPS is set, but capsule_checkpoint_iteration() makes every loop iteration one leaf of the schedule
 // O0: PASS
 

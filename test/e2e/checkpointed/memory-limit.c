@@ -16,6 +16,10 @@
 // RUN: env CAPSULE_MEMORY_LIMIT=64 not %t 2>&1 | FileCheck %s --check-prefix=TOO-SMALL
 // RUN: env CAPSULE_MEMORY_LIMIT=256K not %t late 2>&1 | FileCheck %s --check-prefix=LATE
 // RUN: env CAPSULE_MEMORY_LIMIT=256K CAPSULE_SNAPSHOTS=3 not %t 2>&1 | FileCheck %s --check-prefix=CONTRADICTION
+// The limit makes the default strategy binary; online, asked for, has no
+// count to fit it to.
+// RUN: env CAPSULE_MEMORY_LIMIT=256K CAPSULE_STRATEGY=online %t > %t.online 2>&1; test $? -eq 2
+// RUN: FileCheck %s --check-prefix=ONLINE < %t.online
 #include <capsule/capsule.h>
 #include <math.h>
 #include <stdio.h>
@@ -90,6 +94,8 @@ int main(int argc, char **argv) {
 // TOO-SMALL: capsule: error: the checkpointed gradient of f cannot fit in the memory limit of 64 B (CAPSULE_MEMORY_LIMIT or capsule_config_memory_limit)
 // LATE: capsule: error: the checkpointed gradient of f exceeds the memory limit of 256.0 KiB: a stage of {{[0-9]+}} steps taped
 // CONTRADICTION: CAPSULE_MEMORY_LIMIT picks d and {{.*}}CAPSULE_SNAPSHOTS
+// ONLINE: capsule: conflicting checkpoint settings: CAPSULE_MEMORY_LIMIT fits d and α to the steps a first run counts, but CAPSULE_STRATEGY asks for the online schedule, which has no counting run; drop one of them
+// ONLINE-NOT: PASS
 // PROBE:      gradient n=[[N:[0-9]+]] unit=steps strategy=binary split=bisection
 // PROBE-NEXT: snapshot 0 0
 // PROBE-NEXT: primal 0 [[N]]

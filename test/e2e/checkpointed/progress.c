@@ -5,7 +5,8 @@
 // callback (capsule_set_progress_callback) sees the stages in order, the
 // reversed fraction and the steps run again never going back, the time
 // left once known, every report at most as often as asked and at each
-// change of stage; removed, it is not called. The gradient is the plain
+// change of stage, and (online, the default) the steps the first run has
+// counted so far, growing; removed, it is not called. The gradient is the plain
 // one, bit for bit, and central differences'.
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t %capsule_ldflags -lm
 // RUN: %t callback
@@ -48,6 +49,7 @@ static struct {
   double fraction;
   unsigned long long recomputed, steps;
   int left_unknown_after_reversing;
+  int counted_on_the_way; // online: reports of the first run's steps so far
 } seen;
 
 static int stage_index(const char *stage) {
@@ -66,6 +68,10 @@ static void watch(const capsule_progress_t *p, void *user) {
                        p->recomputed_steps < seen.recomputed;
   seen.left_unknown_after_reversing |=
       p->reversed_steps > 0 && p->remaining_seconds < 0;
+  if (stage == 0 && p->steps) {
+    seen.order_broken |= p->steps <= seen.steps;
+    seen.counted_on_the_way++;
+  }
   seen.calls++;
   seen.stage = stage;
   seen.fraction = p->fraction;
@@ -103,6 +109,8 @@ int main(int argc, char **argv) {
     check_close("all reversed", seen.fraction, 1, 0, 0);
     check_close("steps run again", seen.recomputed > 0, 1, 0, 0);
     check_close("a report per stage at least", seen.calls > 4, 1, 0, 0);
+    check_close("the online first run's steps counted as it goes",
+                seen.counted_on_the_way > 1, 1, 0, 0);
     // At most every hour: only the four changes of stage.
     memset(&seen, 0, sizeof seen);
     capsule_set_progress_callback(watch, &seen, 3600);

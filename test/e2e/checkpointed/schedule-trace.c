@@ -29,6 +29,18 @@
 // RUN: grep -c 'class="forward"' %t.g.svg | FileCheck %s --check-prefix=ONE
 // RUN: grep -c 'class="reverse"' %t.g.svg | FileCheck %s --check-prefix=ONE
 //
+// The online schedule (the default) has no counting run: its first run
+// stops after each chunk of α steps (at the next outer iteration) and takes
+// a capsule, and when a third span of one length closes, the capsule
+// between the two oldest of the three goes: after chunk 3 capsule 1, after
+// chunk 5 capsule 3, after chunk 7 capsules 5 and 2 (docs/checkpointing.md,
+// "Online checkpointing").
+// RUN: rm -f %t.online
+// RUN: env CAPSULE_TRACE=%t.online CAPSULE_LEAF_STEPS=1000 CAPSULE_STATS=1 %t 2> %t.online-stats | FileCheck %s --check-prefix=GRAD
+// RUN: FileCheck %s --check-prefix=ONLINE --match-full-lines < %t.online
+// RUN: python3 %src_root/tools/draw-schedule.py %t.online -o %t.online.svg
+// RUN: cat %t.online-stats %t.online.svg | FileCheck %s --check-prefix=ONLINE-STATS
+//
 // Thousands of stages (every loop header a yield point, α = 1) are drawn
 // summarised, in a bounded picture whose caption agrees with CAPSULE_STATS.
 // RUN: env CAPSULE_ATOMIC_LOOPS=0 %clang -O2 -g %capsule_cflags %s -o %t.yields %capsule_ldflags
@@ -145,13 +157,45 @@ int main(int argc, char **argv) {
 // TRACE-NEXT: end
 // TRACE-NOT:  {{.}}
 
+// ONLINE:      gradient n=[[N:[0-9]+]] unit=steps strategy=online split=bisection d={{[0-9]+}} t={{[0-9]+}} alpha=1000 root=f
+// ONLINE-NEXT: snapshot 0 0
+// ONLINE-NEXT: primal 0 [[C1:[0-9]+]]
+// ONLINE-NEXT: snapshot 1 [[C1]]
+// ONLINE-NEXT: primal [[C1]] [[C2:[0-9]+]]
+// ONLINE-NEXT: snapshot 2 [[C2]]
+// ONLINE-NEXT: primal [[C2]] [[C3:[0-9]+]]
+// ONLINE-NEXT: snapshot 3 [[C3]]
+// ONLINE-NEXT: release 1
+// ONLINE-NEXT: primal [[C3]] [[C4:[0-9]+]]
+// ONLINE-NEXT: snapshot 4 [[C4]]
+// ONLINE-NEXT: primal [[C4]] [[C5:[0-9]+]]
+// ONLINE-NEXT: snapshot 5 [[C5]]
+// ONLINE-NEXT: release 3
+// ONLINE-NEXT: primal [[C5]] [[C6:[0-9]+]]
+// ONLINE-NEXT: snapshot 6 [[C6]]
+// ONLINE-NEXT: primal [[C6]] [[C7:[0-9]+]]
+// ONLINE-NEXT: snapshot 7 [[C7]]
+// ONLINE-NEXT: release 5
+// ONLINE-NEXT: release 2
+// ONLINE:      primal {{[0-9]+}} [[N]]
+// ONLINE-NEXT: forward {{[0-9]+}} [[N]]
+// ONLINE:      forward 0 {{[0-9]+}}
+// ONLINE-NEXT: reverse 0 {{[0-9]+}}
+// ONLINE-NEXT: primal 0 [[N]]
+// ONLINE-NEXT: release 0
+// ONLINE-NEXT: end
+// ONLINE-NEXT: gradient n={{[0-9]+}} unit=steps strategy=online split=bisection d=0 t=0 alpha=1000 root=g
+
+// ONLINE-STATS: capsule: checkpointed gradient of f: {{[0-9]+}} primal steps, online-bisection, alpha 1000, d {{[0-9]+}}, t {{[0-9]+}}; [[STAGES:[0-9]+]] stages, [[RECOMPUTED:[0-9]+]] recomputed steps, peak [[PEAK:[0-9]+]] live snapshots
+// ONLINE-STATS: [[STAGES]] stages ({{[0-9]+}} steps taped), [[RECOMPUTED]] steps recomputed untaped, {{[0-9]+}} snapshots taken, peak [[PEAK]] live
+
 // SIX: {{^6$}}
 // ONE: {{^1$}}
 // SVG: Checkpoint schedule of f (gradient call 1 of 2)
 // SVG: 6 stages ({{[0-9]+}} steps taped), {{[0-9]+}} steps recomputed untaped, 5 snapshots taken, peak 3 live
 // SVG-NOT: Summarised
 
-// LONG: capsule: checkpointed gradient of f: {{[0-9]+}} primal steps, binary-bisection, alpha 1, d {{[0-9]+}}, t {{[0-9]+}}; [[STAGES:[0-9]{4,}]] stages, [[RECOMPUTED:[0-9]+]] recomputed steps, peak [[PEAK:[0-9]+]] live snapshots
+// LONG: capsule: checkpointed gradient of f: {{[0-9]+}} primal steps, online-bisection, alpha 1, d {{[0-9]+}}, t {{[0-9]+}}; [[STAGES:[0-9]{4,}]] stages, [[RECOMPUTED:[0-9]+]] recomputed steps, peak [[PEAK:[0-9]+]] live snapshots
 // LONG: [[STAGES]] stages ({{[0-9]+}} steps taped), [[RECOMPUTED]] steps recomputed untaped, {{[0-9]+}} snapshots taken, peak [[PEAK]] live
 // LONG: Summarised: {{[0-9]+}} runs in 160 rows of up to {{[0-9]+}} consecutive runs
 

@@ -15,7 +15,8 @@ checkpoint trees are deep); each run must pass the program's own checks
 build, to a relative difference of at most 1e-12.
 
 Which schedules a program gets is a function of its name, so that the suite
-covers every combination without running all twelve for every program.
+covers every combination without running all eighteen for every program
+(each program gets the three strategies with one split and criterion).
 
 usage: checkpointed.py COMPILER SOURCE OUTPUT_PREFIX [CFLAG...] -- [LDFLAG...]
 """
@@ -26,7 +27,7 @@ import subprocess
 import sys
 import zlib
 
-STRATEGIES = ["binary", "treeverse"]
+STRATEGIES = ["binary", "treeverse", "online"]
 SPLITS = ["bisection", "binomial"]
 CRITERIA = ["space", "time", "log"]
 SCHEDULES = list(itertools.product(STRATEGIES, SPLITS, CRITERIA))
@@ -68,7 +69,7 @@ def run(binary, settings, stages=None):
 
 
 def schedules_for(source):
-    """SCHEDULES_PER_PROGRAM schedules spread over the twelve, chosen by the
+    """SCHEDULES_PER_PROGRAM schedules spread over the eighteen, chosen by the
     program's name, each with its own leaf size."""
     first = zlib.crc32(os.path.basename(source).encode()) % len(SCHEDULES)
     stride = len(SCHEDULES) // SCHEDULES_PER_PROGRAM
