@@ -40,6 +40,25 @@
 void __capsule_autodiff_v(void *fn, ...);
 void __capsule_autodiff_checkpointed_v(void *fn, ...);
 
+/* The names the shared gradient functions (<name>_bench.h) call: Capsule's,
+ * or Enzyme's when the including file defines BENCH_ENZYME_NAMES first (the
+ * GradBench suite, bench/gradbench/, which both tools build; Capsule takes
+ * Enzyme's names unchanged). */
+#ifdef BENCH_ENZYME_NAMES
+extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_dupnoneed;
+void __enzyme_autodiff(void *fn, ...);
+double __enzyme_fwddiff(void *fn, ...);
+#define BENCH_AUTODIFF __enzyme_autodiff
+#define BENCH_DUP enzyme_dup
+#define BENCH_DUPNONEED enzyme_dupnoneed
+#define BENCH_CONST enzyme_const
+#else
+#define BENCH_AUTODIFF __capsule_autodiff_v
+#define BENCH_DUP capsule_dup
+#define BENCH_DUPNONEED capsule_dupnoneed
+#define BENCH_CONST capsule_const
+#endif
+
 #define BENCH_PI 3.14159265358979323846
 
 /* Keeps results alive so the primal runs cannot be optimized away. */

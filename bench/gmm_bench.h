@@ -88,16 +88,16 @@ static void gmm_gradient(void *p) {
   memset(c->d_alphas, 0, sizeof(double) * (size_t)c->n_alphas);
   memset(c->d_means, 0, sizeof(double) * (size_t)c->n_means);
   memset(c->d_icf, 0, sizeof(double) * (size_t)c->n_icf);
-  __capsule_autodiff_v((void *)gmm_objective,
-                       capsule_const, c->d,
-                       capsule_const, c->k,
-                       capsule_const, c->n,
-                       capsule_dup, c->alphas, c->d_alphas,
-                       capsule_dup, c->means, c->d_means,
-                       capsule_dup, c->icf, c->d_icf,
-                       capsule_const, c->x,
-                       capsule_const, c->gamma,
-                       capsule_const, c->m);
+  BENCH_AUTODIFF((void *)gmm_objective,
+                 BENCH_CONST, c->d,
+                 BENCH_CONST, c->k,
+                 BENCH_CONST, c->n,
+                 BENCH_DUP, c->alphas, c->d_alphas,
+                 BENCH_DUP, c->means, c->d_means,
+                 BENCH_DUP, c->icf, c->d_icf,
+                 BENCH_CONST, c->x,
+                 BENCH_CONST, c->gamma,
+                 BENCH_CONST, c->m);
 }
 
 static double complex gmm_eval_cs(void *p) {

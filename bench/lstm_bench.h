@@ -76,15 +76,15 @@ static void lstm_gradient(void *p) {
   memset(x->d_main, 0, sizeof(double) * (size_t)x->n_main);
   memset(x->d_extra, 0, sizeof(double) * (size_t)x->n_extra);
   memset(x->d_state_work, 0, sizeof(double) * (size_t)x->n_state);
-  __capsule_autodiff_v((void *)lstm_objective,
-                       capsule_const, x->l,
-                       capsule_const, x->c,
-                       capsule_const, x->b,
-                       capsule_dup, x->main_params, x->d_main,
-                       capsule_dup, x->extra_params, x->d_extra,
-                       capsule_const, x->state,
-                       capsule_dup, x->state_work, x->d_state_work,
-                       capsule_const, x->sequence);
+  BENCH_AUTODIFF((void *)lstm_objective,
+                 BENCH_CONST, x->l,
+                 BENCH_CONST, x->c,
+                 BENCH_CONST, x->b,
+                 BENCH_DUP, x->main_params, x->d_main,
+                 BENCH_DUP, x->extra_params, x->d_extra,
+                 BENCH_CONST, x->state,
+                 BENCH_DUP, x->state_work, x->d_state_work,
+                 BENCH_CONST, x->sequence);
 }
 
 static double complex lstm_eval_cs(void *p) {
