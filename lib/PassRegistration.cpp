@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "Interrupt/InterruptPass.h"
 #include "Reverse/AutodiffPass.h"
+#include "Reverse/LoopTapeReservation.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -76,6 +77,19 @@ void registerCallbacks(PassBuilder &PB) {
           return true;
         }
         return false;
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "capsule-loop-tape")
+          return false;
+        FPM.addPass(capsule::LoopTapeReservationPass());
+        return true;
+      });
+  // Before the vectorizer, which a loop's per-record checks would stop.
+  PB.registerVectorizerStartEPCallback(
+      [](FunctionPassManager &FPM, OptimizationLevel) {
+        FPM.addPass(capsule::LoopTapeReservationPass());
       });
   PipelinePoint Point = pipelinePoint();
   PB.registerPipelineStartEPCallback(

@@ -91,14 +91,20 @@ Value *RuntimeABI::emitTapePush(IRBuilder<> &B, uint64_t Bytes) {
   Value *End = B.CreateLoad(Ptr, tapeField(B, ChunkEndField), "tape.end");
   Value *Room = B.CreatePtrDiff(B.getInt8Ty(), End, Top);
   Value *Full = B.CreateICmpSLT(Room, B.getInt64(Bytes));
-  return emitRareSlowPath(
+  auto *Rec = cast<PHINode>(emitRareSlowPath(
       B, Full, "__capsule_tape_push_slow", Bytes,
       [&](IRBuilder<> &FB) {
         FB.CreateStore(
             FB.CreateConstInBoundsGEP1_64(FB.getInt8Ty(), Top, Bytes), TopAddr);
         return Top;
       },
-      "push");
+      "push"));
+  // Tagged for LoopTapeReservation, which gives a loop's pushes one check.
+  LLVMContext &C = B.getContext();
+  BasicBlock *Slow = Rec->getIncomingBlock(0);
+  Slow->getSinglePredecessor()->getTerminator()->setMetadata(
+      TapePushKind, MDNode::get(C, ConstantAsMetadata::get(B.getInt64(Bytes))));
+  return Rec;
 }
 
 Value *RuntimeABI::emitTapePop(IRBuilder<> &B, uint64_t Bytes) {

@@ -33,6 +33,10 @@ inline constexpr uint64_t JournalFilterSlots = 2048;
 /// The pseudo-function of journal barriers (JournalBarriers.h).
 inline constexpr const char *JournalBarrierName = "__capsule_journal_barrier";
 
+/// The metadata kind emitTapePush puts on the branch of an inline push to
+/// its slow path (the tape is full): !{i64 Bytes}, for LoopTapeReservation.
+inline constexpr const char *TapePushKind = "capsule.tape.push";
+
 /// Which of a thread's two tapes generated code pushes its records on
 /// (runtime/Tape.h): the outer one serves the derivatives that
 /// differentiate a gradient in reverse mode, whose records would otherwise
