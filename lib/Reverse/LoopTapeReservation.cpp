@@ -14,14 +14,15 @@
 //   join:   phis of the record (%rec | %top), the next top
 //           (reloaded | %top.bumped) and the next end (reloaded | %end)
 //
-// When the push runs once per iteration and the trip count n is known in
-// the preheader, the preheader pushes n·Bytes the same way (the slow path
-// cloned, with the size changed) and the loop starts its top at that
-// reservation's base with its check gone: the records land one after
-// another where the reservation put them, in one chunk, and the top after
-// the loop is the one the reservation left, as it would have been after n
-// pushes. The reverse sweep's pops are unchanged: they never cross a chunk
-// boundary inside the reservation.
+// When the push runs once per iteration and the number n of its runs is
+// known in the preheader (the back edges taken, plus one if the push comes
+// before the loop's exit test) and cheap to compute, the preheader pushes
+// n·Bytes the same way (the slow path cloned, with the size changed) and
+// the loop starts its top at that reservation's base with its check gone:
+// the records land one after another where the reservation put them, in
+// one chunk, and the top after the loop is the one the reservation left, as
+// it would have been after n pushes. The reverse sweep's pops are
+// unchanged: they never cross a chunk boundary inside the reservation.
 //===----------------------------------------------------------------------===//
 #include "Reverse/LoopTapeReservation.h"
 #include "Support/RuntimeABI.h"
@@ -58,7 +59,8 @@ struct LoopPush {
   PHINode *Top, *End;
   BasicBlock *Slow, *Fast;
   CallInst *SlowCall;
-  Value *SlowEnd; ///< the end the slow path reloads
+  Value *SlowEnd;  ///< the end the slow path reloads
+  bool BeforeExit; ///< runs before the exit test: n = taken back edges + 1
 };
 
 uint64_t pushBytes(const BranchInst &Br) {
@@ -157,9 +159,16 @@ std::optional<LoopPush> matchLoopPush(BranchInst &Br, LoopInfo &LI,
   P.Bytes = pushBytes(Br);
   P.L = LI.getLoopFor(Br.getParent());
   Loop *L = P.L;
-  if (!L || !L->isInnermost() || !L->getLoopPreheader() || !L->getLoopLatch() ||
-      L->getExitingBlock() != L->getLoopLatch() ||
-      !DT.dominates(Br.getParent(), L->getLoopLatch()) || !Br.isConditional())
+  // One exit test, and the push on the way from the header to the latch:
+  // it runs once per iteration, the last one too if it comes before the
+  // test (a rotated loop's body; the loop is rotated only after this pass).
+  BasicBlock *Exiting = L ? L->getExitingBlock() : nullptr;
+  if (!Exiting || !L->isInnermost() || !L->getLoopPreheader() ||
+      !L->getLoopLatch() || !DT.dominates(Br.getParent(), L->getLoopLatch()) ||
+      !Br.isConditional())
+    return std::nullopt;
+  P.BeforeExit = DT.dominates(Br.getParent(), Exiting);
+  if (!P.BeforeExit && !DT.dominates(Exiting, Br.getParent()))
     return std::nullopt;
 
   Value *EndV, *TopV;
@@ -212,8 +221,9 @@ Value *expandLoopBytes(const LoopPush &P, ScalarEvolution &SE,
   if (isa<SCEVCouldNotCompute>(Taken) ||
       SE.getTypeSizeInBits(Taken->getType()) > 64)
     return nullptr;
-  const SCEV *Trips =
-      SE.getAddExpr(SE.getNoopOrZeroExtend(Taken, I64), SE.getOne(I64));
+  const SCEV *Trips = SE.getNoopOrZeroExtend(Taken, I64);
+  if (P.BeforeExit)
+    Trips = SE.getAddExpr(Trips, SE.getOne(I64));
   const SCEV *Bytes = SE.getMulExpr(Trips, SE.getConstant(I64, P.Bytes));
   SCEVExpander Expander(SE, DL, "tape.loop");
   Instruction *At = P.L->getLoopPreheader()->getTerminator();

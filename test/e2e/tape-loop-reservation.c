@@ -56,9 +56,9 @@ double nested(const double *x, double *y, long n) {
   double s = 0, q = 1;
   for (long k = 0; k < n; k++) {
     q = q * (1 + 0.01 * x[k % N]);
-    for (long i = 0; i < k % 5 + 1; i++)
+    for (long i = 0; i < (k & 3) + 1; i++)
       y[i] = sin(q * x[(k + i) % N]) * y[i] + x[i % N];
-    s += y[k % 5] * q;
+    s += y[k & 3] * q;
   }
   return s;
 }
