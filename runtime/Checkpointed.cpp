@@ -66,13 +66,44 @@ bool runUntapedSweep(const void *Entry, void *Frame) {
       static_cast<const capsule_checkpointed_entry *>(Entry)->untaped, Frame);
 }
 
+/// What a green run reports as it goes: the steps PRIMOPS counted so far,
+/// or those run again.
+enum class GreenRunKind { Counting, Recomputing };
+
 /// Runs the untaped forward sweep from C for Limit steps (a green run).
+/// While progress is reported it runs in pieces of at most Piece steps,
+/// each stopping where the computation can and the next resuming there, as
+/// from any yield, and reports after each, so that the report moves during
+/// a long run; it stops where one run of Limit steps would, at the first
+/// point to stop at after Limit steps.
 bool greenRun(const capsule_checkpointed_entry &E, Capsule *C, uint64_t Limit,
-              uint64_t *Done) {
+              uint64_t *Done, ProgressReport &Progress, GreenRunKind Kind,
+              uint64_t Piece) {
+  if (!Progress.reporting())
+    Piece = Limit;
   beginGreenRun();
-  bool Yielded = runFrom(C, Limit, runUntapedSweep, &E, Done);
+  uint64_t Ran;
+  bool Yielded = runFrom(C, Piece < Limit ? Piece : Limit, runUntapedSweep,
+                         &E, &Ran);
+  *Done = Ran;
+  for (;;) {
+    if (Kind == GreenRunKind::Counting)
+      Progress.counting(*Done);
+    else
+      Progress.ranAgain(Ran);
+    if (!Yielded || *Done >= Limit)
+      break;
+    uint64_t Left = Limit - *Done;
+    Yielded = runOn(Piece < Left ? Piece : Left, runUntapedSweep, &E, &Ran);
+    *Done += Ran;
+  }
   endGreenRun();
   return Yielded;
+}
+
+/// The pieces a reported green run goes in: a stage's α.
+uint64_t progressPiece(const CheckpointPolicy &Policy) {
+  return Policy.LeafSteps ? Policy.LeafSteps : DefaultLeafSteps;
 }
 
 struct Timings {
@@ -159,9 +190,9 @@ public:
     auto *C = static_cast<Capsule *>(From);
     double Start = monotonicSeconds();
     uint64_t Done;
-    greenRun(E, C, Steps, &Done);
+    greenRun(E, C, Steps, &Done, Progress, GreenRunKind::Recomputing,
+             progressPiece(Policy));
     T.Primal += monotonicSeconds() - Start;
-    Progress.ranAgain(Done);
     *Reached = capsuleSteps(C) + Done;
     Capsule *Z = captureAfter(C, Done);
     tracePrimal(capsuleSteps(C), *Reached);
@@ -349,7 +380,8 @@ ScheduleReport reverseOffline(const capsule_checkpointed_entry &E,
   ScheduleReport R;
   // PRIMOPS, as a green run so that it needs no code of its own.
   double Begin = monotonicSeconds();
-  if (greenRun(E, Start, UINT64_MAX, &R.N))
+  if (greenRun(E, Start, UINT64_MAX, &R.N, Progress, GreenRunKind::Counting,
+               progressPiece(Policy)))
     failInternal("the forward sweep of %s yielded with an unlimited budget",
                  E.entry->name);
   R.CountingSeconds = monotonicSeconds() - Begin;

@@ -28,7 +28,10 @@ public:
   ProgressReport(const ProgressReport &) = delete;
   ProgressReport &operator=(const ProgressReport &) = delete;
 
-  /// The online schedule's first run has counted \p SoFar steps so far.
+  /// Whether anything reports (a line or a callback).
+  bool reporting() const { return !quiet(); }
+  /// The counting run (PRIMOPS, or the online schedule's first run) has
+  /// counted \p SoFar steps so far.
   void counting(uint64_t SoFar);
   /// The steps are counted (\p Steps of them): the schedule begins.
   void stepsCounted(uint64_t Steps);

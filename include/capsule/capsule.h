@@ -151,7 +151,7 @@ typedef struct capsule_progress {
   const char *stage;        /* "counting", "reversing", "finishing" (memory
                                left as the run leaves it) or "done" */
   uint64_t steps;           /* the run's steps (while counting: those
-                               counted so far, online; else 0) */
+                               counted so far) */
   uint64_t reversed_steps;  /* steps whose adjoints are done */
   uint64_t recomputed_steps; /* steps run again, untaped, so far */
   double fraction;          /* reversed_steps / steps */

@@ -5,8 +5,8 @@
 // callback (capsule_set_progress_callback) sees the stages in order, the
 // reversed fraction and the steps run again never going back, the time
 // left once known, every report at most as often as asked and at each
-// change of stage, and (online, the default) the steps the first run has
-// counted so far, growing; removed, it is not called. The gradient is the plain
+// change of stage, and the steps the counting run (online, the default, or
+// PRIMOPS) has counted so far, growing; removed, it is not called. The gradient is the plain
 // one, bit for bit, and central differences'.
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t %capsule_ldflags -lm
 // RUN: %t callback
@@ -111,6 +111,20 @@ int main(int argc, char **argv) {
     check_close("a report per stage at least", seen.calls > 4, 1, 0, 0);
     check_close("the online first run's steps counted as it goes",
                 seen.counted_on_the_way > 1, 1, 0, 0);
+    // Offline, PRIMOPS reports as it counts too: a reported green run goes
+    // in pieces of α steps.
+    memset(&seen, 0, sizeof seen);
+    capsule_config_strategy("binary");
+    memset(dx, 0, sizeof dx);
+    gradient(dx);
+    capsule_config_strategy("online");
+    check_close("PRIMOPS counted as it goes", seen.counted_on_the_way > 1, 1,
+                0, 0);
+    check_close("every report seen in order, offline", seen.order_broken, 0,
+                0, 0);
+    for (int i = 0; i < N; i++)
+      check_cf("checkpointed (offline, reported) equals plain", dx[i],
+               plain[i]);
     // At most every hour: only the four changes of stage.
     memset(&seen, 0, sizeof seen);
     capsule_set_progress_callback(watch, &seen, 3600);
