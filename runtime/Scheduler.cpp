@@ -185,9 +185,10 @@ struct ChunkSnapshot {
 /// in length, at most two of each (the digits of the chunk count in
 /// bijective base 2): when a third span of one length closes, the two
 /// oldest of the three merge, and the merged span may make a third of twice
-/// the length. So the spans left when the run ends are close to the right
-/// spine of the bisection tree of the whole run, which the first run has
-/// then walked for the schedule, at most two snapshots per bit of the count.
+/// the length. So the snapshots left when the run ends are close to the
+/// right spine of the bisection tree of the whole run (n/2, 3n/4, ...),
+/// the split points the offline schedule would first run to again, with at
+/// most two snapshots per bit of the count.
 void mergeSpans(Computation &C, ChunkSnapshot *Kept, unsigned &Live) {
   for (unsigned Top = Live - 1; Top >= 3; Top -= 2) {
     uint64_t Length = Kept[Top].Chunk - Kept[Top - 1].Chunk;
