@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 #include "Reverse/LoopTapeReservation.h"
 #include "Support/RuntimeABI.h"
+#include "Support/RuntimeStateInRegisters.h"
 
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -34,7 +35,6 @@
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PatternMatch.h"
@@ -69,7 +69,7 @@ uint64_t pushBytes(const BranchInst &Br) {
       ->getZExtValue();
 }
 
-/// Whether \p P is a phi of \p L's header.
+/// \p V as a phi of \p L's header, or null.
 PHINode *headerPhi(Value *V, const Loop &L) {
   auto *P = dyn_cast<PHINode>(V);
   return P && P->getParent() == L.getHeader() ? P : nullptr;
@@ -95,16 +95,6 @@ CallInst *slowCall(BasicBlock &Slow, PHINode &Top, uint64_t Bytes) {
   return Call;
 }
 
-/// The incoming value from \p From of the phi of \p Join that takes \p Fast
-/// from the fast path, or null.
-Value *slowIncomingOf(BasicBlock &Join, Value *Fast, BasicBlock *FastBB,
-                      BasicBlock *SlowBB) {
-  for (PHINode &P : Join.phis())
-    if (P.getIncomingValueForBlock(FastBB) == Fast)
-      return P.getIncomingValueForBlock(SlowBB);
-  return nullptr;
-}
-
 /// The phi of \p Join that takes \p Fast from the fast path, or null.
 PHINode *joinPhiOf(BasicBlock &Join, Value *Fast, BasicBlock *FastBB) {
   for (PHINode &P : Join.phis())
@@ -113,22 +103,16 @@ PHINode *joinPhiOf(BasicBlock &Join, Value *Fast, BasicBlock *FastBB) {
   return nullptr;
 }
 
-/// Every call in the loop is the push's slow call, an intrinsic or a C
-/// library function: none can use the tape behind the registers' back.
-/// And the push is the loop's only one.
-bool onlyThePushUsesTheTape(const Loop &L, const LoopPush &P,
-                            const TargetLibraryInfo &TLI) {
+/// No call in the loop but the push's slow call may use the tape (the same
+/// rule as keepTapeInRegisters'), and the push is the loop's only one.
+bool onlyThePushUsesTheTape(const Loop &L, const LoopPush &P) {
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
       if (auto *Br = dyn_cast<BranchInst>(&I))
         if (Br != P.Check && Br->getMetadata(TapePushKind))
           return false;
       auto *CB = dyn_cast<CallBase>(&I);
-      if (!CB || CB == P.SlowCall || isa<IntrinsicInst>(CB))
-        continue;
-      LibFunc LF;
-      Function *Callee = CB->getCalledFunction();
-      if (!Callee || !TLI.getLibFunc(*Callee, LF) || !TLI.has(LF))
+      if (CB && CB != P.SlowCall && mayUseTape(*CB))
         return false;
     }
   return true;
@@ -152,8 +136,7 @@ bool usedOnlyByThePush(PHINode &V, const LoopPush &P) {
 }
 
 std::optional<LoopPush> matchLoopPush(BranchInst &Br, LoopInfo &LI,
-                                      DominatorTree &DT,
-                                      const TargetLibraryInfo &TLI) {
+                                      DominatorTree &DT) {
   LoopPush P{};
   P.Check = &Br;
   P.Bytes = pushBytes(Br);
@@ -199,14 +182,14 @@ std::optional<LoopPush> matchLoopPush(BranchInst &Br, LoopInfo &LI,
       Bumped->getNextNode() != P.Fast->getTerminator())
     return std::nullopt;
   P.SlowCall = slowCall(*P.Slow, *P.Top, P.Bytes);
-  P.SlowEnd = slowIncomingOf(*Join, P.End, P.Fast, P.Slow);
+  PHINode *EndNext = joinPhiOf(*Join, P.End, P.Fast);
+  P.SlowEnd = EndNext ? EndNext->getIncomingValueForBlock(P.Slow) : nullptr;
   BasicBlock *Latch = L->getLoopLatch();
   if (!P.SlowCall || !P.SlowEnd ||
       P.Top->getIncomingValueForBlock(Latch) !=
           joinPhiOf(*Join, Bumped, P.Fast) ||
-      P.End->getIncomingValueForBlock(Latch) !=
-          joinPhiOf(*Join, P.End, P.Fast) ||
-      !onlyThePushUsesTheTape(*L, P, TLI) || !usedOnlyByThePush(*P.Top, P) ||
+      P.End->getIncomingValueForBlock(Latch) != EndNext ||
+      !onlyThePushUsesTheTape(*L, P) || !usedOnlyByThePush(*P.Top, P) ||
       !usedOnlyByThePush(*P.End, P))
     return std::nullopt;
   return P;
@@ -312,7 +295,7 @@ bool reserveOneLoop(Function &F, const TargetLibraryInfo &TLI,
     auto *Br = dyn_cast_or_null<BranchInst>(BB.getTerminator());
     if (!Br || !Br->getMetadata(TapePushKind))
       continue;
-    std::optional<LoopPush> P = matchLoopPush(*Br, LI, DT, TLI);
+    std::optional<LoopPush> P = matchLoopPush(*Br, LI, DT);
     Value *Total =
         P ? expandLoopBytes(*P, SE, TTI, F.getParent()->getDataLayout())
           : nullptr;

@@ -110,15 +110,13 @@ static std::optional<unsigned> tapeFieldOf(const Use &U) {
   return cast<ConstantInt>(GEP->getOperand(2))->getZExtValue();
 }
 
-/// Whether \p Call may read or write the tape header and come back.
-/// Intrinsics never call back into code that pushes; neither do functions
-/// that touch no memory or only their arguments', nor libm's (errno is all
-/// they write besides their outputs). After a call that does not return,
-/// what the tape holds no longer matters.
-static bool mayUseTape(const CallBase &Call) {
+// Intrinsics never call back into code that pushes; neither do functions
+// that touch no memory or only their arguments', nor libm's (errno is all
+// they write besides their outputs). After a call that does not return,
+// what the tape holds no longer matters.
+bool mayUseTape(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
-  if (Callee && Callee->isDeclaration() &&
-      mathFunctionNamed(Callee->getName()))
+  if (Callee && Callee->isDeclaration() && mathFunctionNamed(Callee->getName()))
     return false;
   return !isa<IntrinsicInst>(Call) && !Call.doesNotAccessMemory() &&
          !Call.onlyAccessesArgMemory() && !Call.doesNotReturn();

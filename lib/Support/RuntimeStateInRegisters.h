@@ -15,8 +15,9 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace llvm {
+class CallBase;
 class Function;
-}
+} // namespace llvm
 
 namespace capsule {
 
@@ -30,6 +31,10 @@ class RuntimeABI;
 void keepBudgetInRegister(
     llvm::Function &Step,
     const llvm::SmallPtrSetImpl<llvm::Function *> &Charging, RuntimeABI &ABI);
+
+/// Whether \p Call may read or write the tape header and come back: the
+/// calls keepTapeInRegisters writes the tape back around.
+bool mayUseTape(const llvm::CallBase &Call);
 
 /// Keeps the tape header fields that \p F's inline pushes and pops use in
 /// registers: read at its entry and after each call that may use the tape,
