@@ -295,10 +295,6 @@ uint64_t capsuleSteps(const Capsule *C) { return C->Steps; }
 
 uint64_t releaseCapsule(Capsule *C) {
   ThreadDriver &D = driver();
-  if (C == D.Newest) {
-    capsule_release(reinterpret_cast<capsule_t *>(C));
-    return 0;
-  }
   // The newer capsules' snapshots move one level down.
   uint64_t Newer = 0;
   Capsule **Link = &D.Newest;

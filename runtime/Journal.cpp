@@ -231,38 +231,18 @@ void Journal::rollbackTop() {
 }
 
 void Journal::releaseTop() {
-  if (!Depth)
-    return;
-  JournalSegment &Top = Segments[Depth - 1];
-  if (Depth == 1) {
-    Size = Top.Begin;
-  } else {
-    // Keep, in place, the entries whose granule the parent has not saved.
-    GranuleSet &Parent = Segments[Depth - 2].Saved;
-    uint64_t Kept = Top.Begin;
-    for (uint64_t I = Top.Begin; I != Size; ++I)
-      if (insertGranule(Parent, Entries[I].Granule))
-        Entries[Kept++] = Entries[I];
-    Size = Kept;
-  }
-  if (Top.Saved.Mask + 1 > MaxKeptSetSlots)
-    freeGranules(Top.Saved);
-  else
-    clearGranules(Top.Saved);
-  setDepth(Depth - 1);
+  if (Depth)
+    release(Depth - 1);
 }
 
 void Journal::release(uint32_t Level) {
-  if (Level + 1 >= Depth) {
-    if (Level + 1 == Depth)
-      releaseTop();
+  if (Level >= Depth)
     return;
-  }
   JournalSegment Gone = Segments[Level];
-  uint64_t End = Segments[Level + 1].Begin;
+  uint64_t End = Level + 1 < Depth ? Segments[Level + 1].Begin : Size;
   // Keep, in place, the entries whose granule the snapshot below has not
   // saved: it had not written them, so their value at this snapshot's time
-  // is also the value at its own.
+  // is also the value at its own. With none below, they are dropped.
   uint64_t Kept = Gone.Begin;
   if (Level != 0) {
     GranuleSet &Below = Segments[Level - 1].Saved;
@@ -270,6 +250,7 @@ void Journal::release(uint32_t Level) {
       if (insertGranule(Below, Entries[I].Granule))
         Entries[Kept++] = Entries[I];
   }
+  // The newer snapshots' entries move down over the dropped ones.
   uint64_t Dropped = End - Kept;
   std::memmove(Entries + Kept, Entries + End,
                (Size - End) * sizeof(JournalEntry));

@@ -76,14 +76,14 @@ ProgressReport::ProgressReport(const char *Function) : Function(Function) {
   bool Terminal = Mode != ProgressMode::Off && isatty(STDERR_FILENO);
   Line = Mode == ProgressMode::Always || Terminal;
   Live = Line && Terminal;
-  if (quiet())
+  if (!reporting())
     return;
   Start = monotonicSeconds();
   report(/*StageChanged=*/true);
 }
 
 void ProgressReport::stepsCounted(uint64_t N) {
-  if (quiet())
+  if (!reporting())
     return;
   Steps = N;
   Stage = "reversing";
@@ -92,35 +92,35 @@ void ProgressReport::stepsCounted(uint64_t N) {
 }
 
 void ProgressReport::counting(uint64_t SoFar) {
-  if (quiet())
+  if (!reporting())
     return;
   Steps = SoFar;
   report(/*StageChanged=*/false);
 }
 
 void ProgressReport::ranAgain(uint64_t N) {
-  if (quiet())
+  if (!reporting())
     return;
   Recomputed += N;
   report(/*StageChanged=*/false);
 }
 
 void ProgressReport::reversed(uint64_t N) {
-  if (quiet())
+  if (!reporting())
     return;
   Reversed += N;
   report(/*StageChanged=*/false);
 }
 
 void ProgressReport::finishing() {
-  if (quiet())
+  if (!reporting())
     return;
   Stage = "finishing";
   report(/*StageChanged=*/true);
 }
 
 void ProgressReport::finish() {
-  if (quiet())
+  if (!reporting())
     return;
   Stage = "done";
   report(/*StageChanged=*/true);
@@ -170,14 +170,13 @@ void ProgressReport::print(const capsule_progress_t &P) const {
   double Again =
       P.steps ? static_cast<double>(P.recomputed_steps) / P.steps : 0;
   DurationText Elapsed = formatDuration(P.elapsed_seconds);
-  if (!std::strcmp(P.stage, "counting") && P.steps) {
-    std::fprintf(stderr,
-                 "%scapsule: gradient of %s: counting steps, %llu so far, %s "
-                 "elapsed%s",
-                 Begin, P.function, N, Elapsed.Text, End);
-  } else if (!std::strcmp(P.stage, "counting")) {
-    std::fprintf(stderr, "%scapsule: gradient of %s: counting steps%s", Begin,
-                 P.function, End);
+  if (!std::strcmp(P.stage, "counting")) {
+    char SoFar[80] = "";
+    if (P.steps)
+      std::snprintf(SoFar, sizeof SoFar, ", %llu so far, %s elapsed", N,
+                    Elapsed.Text);
+    std::fprintf(stderr, "%scapsule: gradient of %s: counting steps%s%s",
+                 Begin, P.function, SoFar, End);
   } else if (!std::strcmp(P.stage, "finishing")) {
     std::fprintf(stderr,
                  "%scapsule: gradient of %s: reversed; running it once more "

@@ -29,7 +29,7 @@ public:
   ProgressReport &operator=(const ProgressReport &) = delete;
 
   /// Whether anything reports (a line or a callback).
-  bool reporting() const { return !quiet(); }
+  bool reporting() const { return Line || Callback; }
   /// The counting run (PRIMOPS, or the online schedule's first run) has
   /// counted \p SoFar steps so far.
   void counting(uint64_t SoFar);
@@ -45,8 +45,6 @@ public:
   void finish();
 
 private:
-  /// Nothing reports: no line, no callback.
-  bool quiet() const { return !Line && !Callback; }
   /// Reports now if \p StageChanged, else if the interval since the last
   /// report has passed.
   void report(bool StageChanged);
