@@ -175,8 +175,8 @@ void ProgressReport::print(const capsule_progress_t &P) const {
     if (P.steps)
       std::snprintf(SoFar, sizeof SoFar, ", %llu so far, %s elapsed", N,
                     Elapsed.Text);
-    std::fprintf(stderr, "%scapsule: gradient of %s: counting steps%s%s",
-                 Begin, P.function, SoFar, End);
+    std::fprintf(stderr, "%scapsule: gradient of %s: counting steps%s%s", Begin,
+                 P.function, SoFar, End);
   } else if (!std::strcmp(P.stage, "finishing")) {
     std::fprintf(stderr,
                  "%scapsule: gradient of %s: reversed; running it once more "
