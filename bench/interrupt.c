@@ -1,7 +1,7 @@
 /*===- interrupt.c - Benchmark: the cost of interruptible execution -------===*
  *
- * For the objectives of the other benchmarks (gmm, lstm, rk4, rotation),
- * in one process:
+ * For the objectives of the other benchmarks (gmm, lstm, rk4, rotation)
+ * and non-inlined loops that store (store_kernels_bench.h), in one process:
  *   - instrumented/primal: __capsule_primops (step counting, yield checks
  *     and journal barriers, the limit never reached) against the plain -O2
  *     primal;
@@ -18,6 +18,7 @@
 #include "lstm_bench.h"
 #include "rk4_bench.h"
 #include "rotation_bench.h"
+#include "store_kernels_bench.h"
 
 /* One benchmark: the plain primal, the same through __capsule_primops, and
  * a fresh capsule at step 0 of it. */
@@ -84,6 +85,18 @@ static capsule_t *rotation_start(void *p) {
   rotation_ctx *c = p;
   return __capsule_interrupt((void *)rotation_objective, 0, c->x0, c->work,
                              c->n, c->l, c->phi);
+}
+
+static uint64_t store_kernels_primops(void *p) {
+  store_kernels_ctx *c = p;
+  return __capsule_primops((void *)store_kernels_objective, c->kernel, c->n,
+                           c->reps, c->stride, c->x, c->z, c->to, c->y);
+}
+static capsule_t *store_kernels_start(void *p) {
+  store_kernels_ctx *c = p;
+  return __capsule_interrupt((void *)store_kernels_objective, 0, c->kernel,
+                             c->n, c->reps, c->stride, c->x, c->z, c->to,
+                             c->y);
 }
 
 /* Checks that the instrumented runs compute what the plain one does, then
@@ -159,6 +172,19 @@ int main(void) {
         label, &c, rotation_eval, rotation_primops, rotation_start, NULL, 0};
     fails += measure(&oc);
     rotation_free(&c);
+  }
+
+  static const char *const kernels[] = {"axpy", "relu", "scatter", "column"};
+  for (int k = STORE_AXPY; k <= STORE_COLUMN; k++) {
+    store_kernels_ctx c;
+    char label[64];
+    store_kernels_setup(&c, k, 4096, 64, 3, 0x452821e638d01377ULL);
+    snprintf(label, sizeof label, "store kernel %s n=4096 x64 (not inlined)",
+             kernels[k]);
+    interrupt_case kc = {label, &c, store_kernels_eval, store_kernels_primops,
+                         store_kernels_start, NULL, 0};
+    fails += measure(&kc);
+    store_kernels_free(&c);
   }
   return fails != 0;
 }

@@ -83,7 +83,7 @@ PreservedAnalyses InterruptPass::run(Module &M, ModuleAnalysisManager &MAM) {
   for (auto [Call, Kind] : Calls)
     eraseMarkerCall(*Call);
   forkParallelRegions(M);
-  expandJournalBarriers(M, ABI);
+  expandJournalBarriers(M, ABI, Cleanup.has_value());
 
   verifyGenerated(M);
   if (Cleanup) {

@@ -1,5 +1,6 @@
 //===- JournalBarriers.cpp - Journal barriers before stores ---------------===//
 #include "Interrupt/JournalBarriers.h"
+#include "Interrupt/JournalUnswitch.h"
 
 #include "Analysis/LoopAnalyses.h"
 #include "Support/RuntimeABI.h"
@@ -143,20 +144,22 @@ void expandBarrier(CallInst &Barrier, Value *Live, RuntimeABI &ABI) {
 }
 
 void expandBarriersIn(Function &F, MutableArrayRef<CallInst *> Barriers,
-                      RuntimeABI &ABI) {
+                      RuntimeABI &ABI, bool VersionLoops) {
   hoistOutOfLoops(F, Barriers, ABI);
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
   Value *Depth =
       B.CreateLoad(B.getInt32Ty(), ABI.journalDepthAddress(B), "journal.depth");
   Value *Live = B.CreateICmpNE(Depth, B.getInt32(0), "journal.live");
+  if (VersionLoops)
+    unswitchJournalLoops(F, Barriers, Live);
   for (CallInst *Barrier : Barriers)
     expandBarrier(*Barrier, Live, ABI);
 }
 
 } // namespace
 
-void expandJournalBarriers(Module &M, RuntimeABI &ABI) {
+void expandJournalBarriers(Module &M, RuntimeABI &ABI, bool VersionLoops) {
   Function *Pseudo = M.getFunction(JournalBarrierName);
   if (!Pseudo)
     return;
@@ -166,7 +169,7 @@ void expandJournalBarriers(Module &M, RuntimeABI &ABI) {
     ByFunction[Barrier->getFunction()].push_back(Barrier);
   }
   for (auto &[F, Barriers] : ByFunction)
-    expandBarriersIn(*F, Barriers, ABI);
+    expandBarriersIn(*F, Barriers, ABI, VersionLoops);
   Pseudo->eraseFromParent();
 }
 

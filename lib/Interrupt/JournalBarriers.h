@@ -10,7 +10,8 @@
 // granule is in the journal's filter of granules already saved, else call
 // __capsule_journal_write. A barrier in a loop that writes a range known
 // before the loop becomes one barrier for the whole range, before the loop,
-// which lets the loop vectorize.
+// which lets the loop vectorize; in optimized code, a loop whose barriers
+// stay in it runs without them while no snapshot is live.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_JOURNALBARRIERS_H
 #define CAPSULE_JOURNALBARRIERS_H
@@ -30,8 +31,10 @@ void emitJournalBarrier(llvm::IRBuilder<> &B, RuntimeABI &ABI,
 
 /// Replaces every journal barrier in \p M by its inline test and runtime
 /// call. Each function reads the journal depth once, at its entry: the
-/// depth changes only in the driver, between runs.
-void expandJournalBarriers(llvm::Module &M, RuntimeABI &ABI);
+/// depth changes only in the driver, between runs. With \p VersionLoops
+/// (optimized code), loops that keep barriers get a copy without them for
+/// runs without a live snapshot (Interrupt/JournalUnswitch.h).
+void expandJournalBarriers(llvm::Module &M, RuntimeABI &ABI, bool VersionLoops);
 
 } // namespace capsule
 

@@ -361,7 +361,7 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
 
   D.finish();
   forkParallelRegions(M);
-  expandJournalBarriers(M, D.abi());
+  expandJournalBarriers(M, D.abi(), Cleanup.has_value());
   verifyGenerated(M);
   if (Cleanup)
     cleanUpGenerated(M, *Cleanup, FAM);
