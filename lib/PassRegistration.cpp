@@ -17,6 +17,7 @@
 #include "Interrupt/InterruptPass.h"
 #include "Reverse/AutodiffPass.h"
 #include "Reverse/LoopTapeReservation.h"
+#include "Reverse/ReverseVectorization.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -81,15 +82,22 @@ void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "capsule-loop-tape")
-          return false;
-        FPM.addPass(capsule::LoopTapeReservationPass());
-        return true;
+        if (Name == "capsule-loop-tape") {
+          FPM.addPass(capsule::LoopTapeReservationPass());
+          return true;
+        }
+        if (Name == "capsule-reverse-vectorization") {
+          FPM.addPass(capsule::ReverseVectorizationPass());
+          return true;
+        }
+        return false;
       });
-  // Before the vectorizer, which a loop's per-record checks would stop.
+  // Before the vectorizer, which a loop's per-record checks would stop and
+  // which may take reverse sweeps that update no neighbours.
   PB.registerVectorizerStartEPCallback(
       [](FunctionPassManager &FPM, OptimizationLevel) {
         FPM.addPass(capsule::LoopTapeReservationPass());
+        FPM.addPass(capsule::ReverseVectorizationPass());
       });
   PipelinePoint Point = pipelinePoint();
   PB.registerPipelineStartEPCallback(

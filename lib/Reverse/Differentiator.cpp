@@ -8,6 +8,7 @@
 #include "Forward/TangentGenerator.h"
 #include "Reverse/CustomGradient.h"
 #include "Reverse/GradientGenerator.h"
+#include "Reverse/ReverseVectorization.h"
 #include "Support/Diagnostics.h"
 #include "Support/MarkerCalls.h"
 #include "Support/NestingOrder.h"
@@ -100,14 +101,10 @@ Function *Differentiator::declareReverse(const DiffSignature &Sig) {
   Function *Rev = Function::Create(Ty, GlobalValue::InternalLinkage,
                                    derivativeName(Sig, "rev"), M);
   Rev->addFnAttr(Attribute::NoUnwind);
-  // Reverse sweeps scatter small updates into neighbouring shadow elements
-  // (a stencil's adjoint); vectorized, those become wide loads of memory
-  // just written by narrow stores, which stalls store forwarding. No
-  // vectorizer may touch them: measured A/B at -O2 (docs/design.md), rk4
-  // 6.2 -> 3.2 and rotation 8.9 -> 7.9 gradient/primal, gmm and lstm
-  // unchanged. noimplicitfloat is the attribute both vectorizers honour; it
-  // does not affect the reverse sweep's own floating-point arithmetic.
+  // Not vectorized unless ReverseVectorizationPass finds that no loop of it
+  // updates neighbouring shadow elements.
   Rev->addFnAttr(Attribute::NoImplicitFloat);
+  Rev->addFnAttr(ReverseSweepAttr);
   return Rev;
 }
 
