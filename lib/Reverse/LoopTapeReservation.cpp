@@ -21,10 +21,19 @@
 // the loop starts its top at that reservation's base with its check gone:
 // the records land one after another where the reservation put them, in
 // one chunk, and the top after the loop is the one the reservation left, as
-// it would have been after n pushes. The reverse sweep's pops are
-// unchanged: they never cross a chunk boundary inside the reservation.
+// it would have been after n pushes.
+//
+// A reverse sweep's pop (RuntimeABI::emitTapePop) has the same shape, with
+// the chunk's begin for its end, `icmp eq %top, %begin` (the chunk is
+// empty) for its check, `!capsule.tape.pop` for its tag and a fast path
+// that moves the top down by Bytes. Its loop pops n records the same way;
+// they may lie in several chunks (pushes that were not reserved), so the
+// loop is versioned (Support/LoopVersions.h) on whether the chunk holds
+// n·Bytes above its begin: if it does, a copy of the loop without the
+// check pops them, and vectorizes; if not, the loop as it was.
 //===----------------------------------------------------------------------===//
 #include "Reverse/LoopTapeReservation.h"
+#include "Support/LoopVersions.h"
 #include "Support/RuntimeABI.h"
 #include "Support/RuntimeStateInRegisters.h"
 
@@ -51,22 +60,30 @@ using namespace llvm::PatternMatch;
 namespace capsule {
 namespace {
 
-/// The pieces of an inline push in a loop (the file comment's names).
-struct LoopPush {
+/// The pieces of an inline push or pop in a loop (the file comment's
+/// names). The bound the check compares the top with is the chunk's end
+/// for a push, its begin for a pop.
+struct LoopTapeOp {
   Loop *L;
   BranchInst *Check;
+  bool IsPop;
   uint64_t Bytes;
-  PHINode *Top, *End;
+  PHINode *Top, *Bound;
   BasicBlock *Slow, *Fast;
   CallInst *SlowCall;
-  Value *SlowEnd;  ///< the end the slow path reloads
-  bool BeforeExit; ///< runs before the exit test: n = taken back edges + 1
+  Value *SlowBound; ///< the bound the slow path reloads
+  bool BeforeExit;  ///< runs before the exit test: n = taken back edges + 1
 };
 
-uint64_t pushBytes(const BranchInst &Br) {
-  return mdconst::extract<ConstantInt>(
-             Br.getMetadata(TapePushKind)->getOperand(0))
-      ->getZExtValue();
+/// The record size a tagged check carries, and whether it is a pop's, for
+/// a branch tagged by emitTapePush or emitTapePop.
+std::optional<std::pair<uint64_t, bool>> taggedOp(const Instruction &I) {
+  for (bool IsPop : {false, true})
+    if (MDNode *Tag = I.getMetadata(IsPop ? TapePopKind : TapePushKind))
+      return std::make_pair(
+          mdconst::extract<ConstantInt>(Tag->getOperand(0))->getZExtValue(),
+          IsPop);
+  return std::nullopt;
 }
 
 /// \p V as a phi of \p L's header, or null.
@@ -103,14 +120,14 @@ PHINode *joinPhiOf(BasicBlock &Join, Value *Fast, BasicBlock *FastBB) {
   return nullptr;
 }
 
-/// No call in the loop but the push's slow call may use the tape (the same
-/// rule as keepTapeInRegisters'), and the push is the loop's only one.
-bool onlyThePushUsesTheTape(const Loop &L, const LoopPush &P) {
+/// No call in the loop but the operation's slow call may use the tape (the
+/// same rule as keepTapeInRegisters'), and the operation is the loop's only
+/// push or pop.
+bool onlyTheOpUsesTheTape(const Loop &L, const LoopTapeOp &P) {
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
-      if (auto *Br = dyn_cast<BranchInst>(&I))
-        if (Br != P.Check && Br->getMetadata(TapePushKind))
-          return false;
+      if (&I != P.Check && taggedOp(I))
+        return false;
       auto *CB = dyn_cast<CallBase>(&I);
       if (CB && CB != P.SlowCall && mayUseTape(*CB))
         return false;
@@ -118,16 +135,18 @@ bool onlyThePushUsesTheTape(const Loop &L, const LoopPush &P) {
   return true;
 }
 
-/// The top and end are used only by the push itself inside the loop.
-bool usedOnlyByThePush(PHINode &V, const LoopPush &P) {
+/// The top and bound are used only by the operation itself inside the loop.
+bool usedOnlyByTheOp(PHINode &V, const LoopTapeOp &P) {
   for (User *U : V.users()) {
     auto *I = cast<Instruction>(U);
     if (!P.L->contains(I))
       continue;
     if (I->getParent() == P.Slow || I->getParent() == P.Fast)
       continue;
+    if (I == P.Check->getCondition())
+      continue; // a pop's check
     if (isa<PtrToIntInst>(I) && I->hasOneUse())
-      continue; // the room computed for the check
+      continue; // the room a push's check computes
     if (isa<PHINode>(I) && I->getParent() == P.Fast->getSingleSuccessor())
       continue;
     return false;
@@ -135,16 +154,42 @@ bool usedOnlyByThePush(PHINode &V, const LoopPush &P) {
   return true;
 }
 
-std::optional<LoopPush> matchLoopPush(BranchInst &Br, LoopInfo &LI,
+/// Matches the check of a push (the room below the end is less than the
+/// record) or of a pop (the top is at the chunk's begin); sets Top and
+/// Bound.
+bool matchCheck(LoopTapeOp &P) {
+  Value *BoundV, *TopV;
+  ICmpInst::Predicate Pred;
+  Value *Cond = P.Check->getCondition();
+  if (P.IsPop) {
+    if (!match(Cond, m_ICmp(Pred, m_Value(TopV), m_Value(BoundV))) ||
+        Pred != ICmpInst::ICMP_EQ)
+      return false;
+  } else if (!match(Cond, m_ICmp(Pred,
+                                 m_Sub(m_PtrToInt(m_Value(BoundV)),
+                                       m_PtrToInt(m_Value(TopV))),
+                                 m_SpecificInt(P.Bytes))) ||
+             Pred != ICmpInst::ICMP_SLT) {
+    return false;
+  }
+  P.Top = headerPhi(TopV, *P.L);
+  P.Bound = headerPhi(BoundV, *P.L);
+  return P.Top && P.Bound;
+}
+
+std::optional<LoopTapeOp> matchLoopOp(BranchInst &Br, uint64_t Bytes,
+                                      bool IsPop, LoopInfo &LI,
                                       DominatorTree &DT) {
-  LoopPush P{};
+  LoopTapeOp P{};
   P.Check = &Br;
-  P.Bytes = pushBytes(Br);
+  P.IsPop = IsPop;
+  P.Bytes = Bytes;
   P.L = LI.getLoopFor(Br.getParent());
   Loop *L = P.L;
-  // One exit test, and the push on the way from the header to the latch:
-  // it runs once per iteration, the last one too if it comes before the
-  // test (a rotated loop's body; the loop is rotated only after this pass).
+  // One exit test, and the operation on the way from the header to the
+  // latch: it runs once per iteration, the last one too if it comes before
+  // the test (a rotated loop's body; the loop is rotated only after this
+  // pass).
   BasicBlock *Exiting = L ? L->getExitingBlock() : nullptr;
   if (!Exiting || !L->isInnermost() || !L->getLoopPreheader() ||
       !L->getLoopLatch() || !DT.dominates(Br.getParent(), L->getLoopLatch()) ||
@@ -153,51 +198,43 @@ std::optional<LoopPush> matchLoopPush(BranchInst &Br, LoopInfo &LI,
   P.BeforeExit = DT.dominates(Br.getParent(), Exiting);
   if (!P.BeforeExit && !DT.dominates(Exiting, Br.getParent()))
     return std::nullopt;
-
-  Value *EndV, *TopV;
-  ICmpInst::Predicate Pred;
-  if (!match(Br.getCondition(),
-             m_ICmp(Pred,
-                    m_Sub(m_PtrToInt(m_Value(EndV)), m_PtrToInt(m_Value(TopV))),
-                    m_SpecificInt(P.Bytes))) ||
-      Pred != ICmpInst::ICMP_SLT)
+  if (!matchCheck(P))
     return std::nullopt;
-  P.Top = headerPhi(TopV, *L);
-  P.End = headerPhi(EndV, *L);
   P.Slow = Br.getSuccessor(0);
   P.Fast = Br.getSuccessor(1);
-  if (!P.Top || !P.End || !P.Slow->getSinglePredecessor() ||
-      !P.Fast->getSinglePredecessor())
+  if (!P.Slow->getSinglePredecessor() || !P.Fast->getSinglePredecessor())
     return std::nullopt;
   BasicBlock *Join = P.Fast->getSingleSuccessor();
   if (!Join || P.Slow->getSingleSuccessor() != Join ||
       Join->hasNPredecessorsOrMore(3))
     return std::nullopt;
 
-  // The fast path only bumps the top.
-  auto *Bumped = dyn_cast<GetElementPtrInst>(P.Fast->getFirstNonPHI());
-  if (!Bumped || Bumped->getPointerOperand() != P.Top ||
-      Bumped->getNumIndices() != 1 ||
-      !match(Bumped->getOperand(1), m_SpecificInt(P.Bytes)) ||
-      Bumped->getNextNode() != P.Fast->getTerminator())
+  // The fast path only moves the top by the record.
+  int64_t Move = IsPop ? -int64_t(Bytes) : int64_t(Bytes);
+  auto *Moved = dyn_cast<GetElementPtrInst>(P.Fast->getFirstNonPHI());
+  if (!Moved || Moved->getPointerOperand() != P.Top ||
+      Moved->getNumIndices() != 1 ||
+      !match(Moved->getOperand(1), m_SpecificInt(Move)) ||
+      Moved->getNextNode() != P.Fast->getTerminator())
     return std::nullopt;
   P.SlowCall = slowCall(*P.Slow, *P.Top, P.Bytes);
-  PHINode *EndNext = joinPhiOf(*Join, P.End, P.Fast);
-  P.SlowEnd = EndNext ? EndNext->getIncomingValueForBlock(P.Slow) : nullptr;
+  PHINode *BoundNext = joinPhiOf(*Join, P.Bound, P.Fast);
+  P.SlowBound =
+      BoundNext ? BoundNext->getIncomingValueForBlock(P.Slow) : nullptr;
   BasicBlock *Latch = L->getLoopLatch();
-  if (!P.SlowCall || !P.SlowEnd ||
+  if (!P.SlowCall || !P.SlowBound ||
       P.Top->getIncomingValueForBlock(Latch) !=
-          joinPhiOf(*Join, Bumped, P.Fast) ||
-      P.End->getIncomingValueForBlock(Latch) != EndNext ||
-      !onlyThePushUsesTheTape(*L, P) || !usedOnlyByThePush(*P.Top, P) ||
-      !usedOnlyByThePush(*P.End, P))
+          joinPhiOf(*Join, Moved, P.Fast) ||
+      P.Bound->getIncomingValueForBlock(Latch) != BoundNext ||
+      !onlyTheOpUsesTheTape(*L, P) || !usedOnlyByTheOp(*P.Top, P) ||
+      !usedOnlyByTheOp(*P.Bound, P))
     return std::nullopt;
   return P;
 }
 
 /// The loop's trip count times the record's size, expanded in the
 /// preheader, or null when it is not known there.
-Value *expandLoopBytes(const LoopPush &P, ScalarEvolution &SE,
+Value *expandLoopBytes(const LoopTapeOp &P, ScalarEvolution &SE,
                        const TargetTransformInfo &TTI, const DataLayout &DL) {
   const SCEV *Taken = SE.getBackedgeTakenCount(P.L);
   Type *I64 = Type::getInt64Ty(P.Check->getContext());
@@ -216,13 +253,23 @@ Value *expandLoopBytes(const LoopPush &P, ScalarEvolution &SE,
   return Expander.expandCodeFor(Bytes, I64, At);
 }
 
+/// Replaces a check that can no longer fail by a branch to its fast path.
+void dropCheck(BranchInst &Check, BasicBlock &Slow, BasicBlock &Fast) {
+  BranchInst::Create(&Fast, Check.getIterator());
+  Check.eraseFromParent();
+  DeleteDeadBlock(&Slow);
+  BasicBlock *Join = Fast.getSingleSuccessor();
+  MergeBlockIntoPredecessor(&Fast);
+  MergeBlockIntoPredecessor(Join);
+}
+
 /// Pushes \p Total bytes in the preheader as the loop's push would (its
 /// slow path cloned), starts the loop's top at the reservation and its end
 /// at the chunk's, and removes the loop's check.
-void reserve(const LoopPush &P, Value *Total) {
+void reservePushes(const LoopTapeOp &P, Value *Total) {
   BasicBlock *Preheader = P.L->getLoopPreheader();
   Value *Top0 = P.Top->getIncomingValueForBlock(Preheader);
-  Value *End0 = P.End->getIncomingValueForBlock(Preheader);
+  Value *End0 = P.Bound->getIncomingValueForBlock(Preheader);
   IRBuilder<> B(Preheader->getTerminator());
   Type *I64 = B.getInt64Ty();
   Value *Room =
@@ -236,7 +283,7 @@ void reserve(const LoopPush &P, Value *Total) {
 
   ValueToValueMapTy VM;
   VM[P.Top] = Top0;
-  VM[P.End] = End0;
+  VM[P.Bound] = End0;
   for (Instruction &I : *P.Slow) {
     if (I.isTerminator())
       continue;
@@ -254,31 +301,56 @@ void reserve(const LoopPush &P, Value *Total) {
   Base->addIncoming(Reservation, Then);
   Base->addIncoming(Top0, Preheader);
   PHINode *End = B.CreatePHI(B.getPtrTy(), 2, "tape.loop.end");
-  End->addIncoming(VM[P.SlowEnd], Then);
+  End->addIncoming(VM[P.SlowBound], Then);
   End->addIncoming(End0, Preheader);
   P.Top->setIncomingValueForBlock(Tail, Base);
-  P.End->setIncomingValueForBlock(Tail, End);
+  P.Bound->setIncomingValueForBlock(Tail, End);
 
-  // The loop's own check can no longer fail.
-  BranchInst::Create(P.Fast, P.Check->getIterator());
-  P.Check->eraseFromParent();
-  DeleteDeadBlock(P.Slow);
-  BasicBlock *Join = P.Fast->getSingleSuccessor();
-  MergeBlockIntoPredecessor(P.Fast);
-  MergeBlockIntoPredecessor(Join);
+  dropCheck(*P.Check, *P.Slow, *P.Fast);
 }
 
-bool hasTaggedPush(Function &F) {
+/// Versions the loop on whether the chunk holds all \p Total bytes of its
+/// records (prepareToVersion permitting; false if not): if it does, a copy
+/// without the check pops them; if not, the loop as it was crosses chunks.
+bool reservePops(const LoopTapeOp &P, Value *Total, DominatorTree &DT,
+                 LoopInfo &LI) {
+  if (!prepareToVersion(*P.L, DT, LI))
+    return false;
+  BasicBlock *Preheader = P.L->getLoopPreheader();
+  Value *Top0 = P.Top->getIncomingValueForBlock(Preheader);
+  Value *Begin0 = P.Bound->getIncomingValueForBlock(Preheader);
+  IRBuilder<> B(Preheader->getTerminator());
+  Type *I64 = B.getInt64Ty();
+  Value *Room =
+      B.CreateSub(B.CreatePtrToInt(Top0, I64), B.CreatePtrToInt(Begin0, I64));
+  Value *Short = B.CreateICmpULT(Room, Total, "tape.loop.short");
+  ValueToValueMapTy VMap;
+  versionLoop(*P.L, Short, ".tape.reserved", VMap, DT, LI);
+  Preheader->getTerminator()->setMetadata(
+      LLVMContext::MD_prof,
+      MDBuilder(B.getContext()).createBranchWeights(1, 1 << 20));
+  dropCheck(*cast<BranchInst>(VMap[P.Check]), *cast<BasicBlock>(VMap[P.Slow]),
+            *cast<BasicBlock>(VMap[P.Fast]));
+  return true;
+}
+
+bool hasTaggedOp(Function &F) {
   for (BasicBlock &BB : F)
-    if (BB.getTerminator() && BB.getTerminator()->getMetadata(TapePushKind))
+    if (BB.getTerminator() && taggedOp(*BB.getTerminator()))
       return true;
   return false;
 }
 
-/// Rewrites one loop's push, or returns false when none is left to rewrite.
-/// Pushes that do not qualify lose their tag, so each is looked at once;
-/// the analyses are computed afresh for each, since a rewrite changes the
-/// CFG. *CFGChanged is set when the CFG changed, rewrite or not.
+void untag(BranchInst &Br) {
+  Br.setMetadata(TapePushKind, nullptr);
+  Br.setMetadata(TapePopKind, nullptr);
+}
+
+/// Rewrites one loop's push or pop, or returns false when none is left to
+/// rewrite. Operations that do not qualify lose their tag, so each is
+/// looked at once; the analyses are computed afresh for each, since a
+/// rewrite changes the CFG. *CFGChanged is set when the CFG changed,
+/// rewrite or not.
 bool reserveOneLoop(Function &F, const TargetLibraryInfo &TLI,
                     const TargetTransformInfo &TTI, bool *CFGChanged) {
   DominatorTree DT(F);
@@ -293,18 +365,23 @@ bool reserveOneLoop(Function &F, const TargetLibraryInfo &TLI,
   ScalarEvolution SE(F, const_cast<TargetLibraryInfo &>(TLI), AC, DT, LI);
   for (BasicBlock &BB : F) {
     auto *Br = dyn_cast_or_null<BranchInst>(BB.getTerminator());
-    if (!Br || !Br->getMetadata(TapePushKind))
+    std::optional<std::pair<uint64_t, bool>> Op =
+        Br ? taggedOp(*Br) : std::nullopt;
+    if (!Op)
       continue;
-    std::optional<LoopPush> P = matchLoopPush(*Br, LI, DT);
+    auto [Bytes, IsPop] = *Op;
+    untag(*Br);
+    std::optional<LoopTapeOp> P = matchLoopOp(*Br, Bytes, IsPop, LI, DT);
     Value *Total =
         P ? expandLoopBytes(*P, SE, TTI, F.getParent()->getDataLayout())
           : nullptr;
-    if (!Total) {
-      Br->setMetadata(TapePushKind, nullptr);
+    if (!Total)
       continue;
-    }
-    reserve(*P, Total);
     *CFGChanged = true;
+    if (IsPop)
+      reservePops(*P, Total, DT, LI);
+    else
+      reservePushes(*P, Total);
     return true;
   }
   return false;
@@ -314,7 +391,7 @@ bool reserveOneLoop(Function &F, const TargetLibraryInfo &TLI,
 
 PreservedAnalyses LoopTapeReservationPass::run(Function &F,
                                                FunctionAnalysisManager &FAM) {
-  if (!hasTaggedPush(F))
+  if (!hasTaggedOp(F))
     return PreservedAnalyses::all();
   const TargetLibraryInfo &TLI = FAM.getResult<TargetLibraryAnalysis>(F);
   const TargetTransformInfo &TTI = FAM.getResult<TargetIRAnalysis>(F);

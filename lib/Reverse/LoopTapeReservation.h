@@ -6,7 +6,9 @@
 // and pays a compare and branch per iteration. Where the loop's trip count
 // is known on entry, one push of all its records before the loop does the
 // same: the records land where the pushes would have put them, one after
-// another in one chunk, and the reverse sweep pops them as before.
+// another in one chunk. The reverse sweep's loop pops them with one check
+// too: a copy of the loop without per-record checks runs when the chunk
+// holds all its records.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_LOOPTAPERESERVATION_H
 #define CAPSULE_LOOPTAPERESERVATION_H
@@ -16,8 +18,10 @@
 namespace capsule {
 
 /// For each innermost loop with a computable trip count whose body pushes
-/// one record per iteration and touches the tape no other way, pushes all
-/// the loop's records in its preheader and drops the per-iteration check.
+/// (pops) one record per iteration and touches the tape no other way,
+/// pushes all the loop's records in its preheader and drops the
+/// per-iteration check (runs a copy without it when the chunk holds all
+/// the records to pop).
 /// Runs before the vectorizer (clang's pipeline) on the functions Capsule
 /// generated; others have no tagged pushes.
 class LoopTapeReservationPass

@@ -84,6 +84,17 @@ Value *RuntimeABI::emitRareSlowPath(IRBuilder<> &B, Value *TakeSlow,
   return Rec;
 }
 
+/// Tags the branch to the slow path of the push or pop whose record is
+/// \p Rec with !{i64 Bytes} of metadata kind \p Kind, for
+/// LoopTapeReservation, which gives a loop's pushes or pops one check.
+static void tagSlowPathBranch(PHINode &Rec, StringRef Kind, uint64_t Bytes) {
+  LLVMContext &C = Rec.getContext();
+  BasicBlock *Slow = Rec.getIncomingBlock(0);
+  Slow->getSinglePredecessor()->getTerminator()->setMetadata(
+      Kind, MDNode::get(C, ConstantAsMetadata::get(
+                               ConstantInt::get(Type::getInt64Ty(C), Bytes))));
+}
+
 Value *RuntimeABI::emitTapePush(IRBuilder<> &B, uint64_t Bytes) {
   Type *Ptr = B.getPtrTy();
   Value *TopAddr = tapeField(B, TopField);
@@ -99,11 +110,7 @@ Value *RuntimeABI::emitTapePush(IRBuilder<> &B, uint64_t Bytes) {
         return Top;
       },
       "push"));
-  // Tagged for LoopTapeReservation, which gives a loop's pushes one check.
-  LLVMContext &C = B.getContext();
-  BasicBlock *Slow = Rec->getIncomingBlock(0);
-  Slow->getSinglePredecessor()->getTerminator()->setMetadata(
-      TapePushKind, MDNode::get(C, ConstantAsMetadata::get(B.getInt64(Bytes))));
+  tagSlowPathBranch(*Rec, TapePushKind, Bytes);
   return Rec;
 }
 
@@ -113,7 +120,7 @@ Value *RuntimeABI::emitTapePop(IRBuilder<> &B, uint64_t Bytes) {
   Value *Top = B.CreateLoad(Ptr, TopAddr, "tape.top");
   Value *Begin = B.CreateLoad(Ptr, tapeField(B, ChunkBeginField), "tape.begin");
   Value *Empty = B.CreateICmpEQ(Top, Begin);
-  return emitRareSlowPath(
+  auto *Rec = cast<PHINode>(emitRareSlowPath(
       B, Empty, "__capsule_tape_pop_slow", Bytes,
       [&](IRBuilder<> &FB) {
         Value *Rec = FB.CreateConstInBoundsGEP1_64(
@@ -121,7 +128,9 @@ Value *RuntimeABI::emitTapePop(IRBuilder<> &B, uint64_t Bytes) {
         FB.CreateStore(Rec, TopAddr);
         return Rec;
       },
-      "pop");
+      "pop"));
+  tagSlowPathBranch(*Rec, TapePopKind, Bytes);
+  return Rec;
 }
 
 FunctionCallee RuntimeABI::gradientBegin() {

@@ -36,6 +36,8 @@ inline constexpr const char *JournalBarrierName = "__capsule_journal_barrier";
 /// The metadata kind emitTapePush puts on the branch of an inline push to
 /// its slow path (the tape is full): !{i64 Bytes}, for LoopTapeReservation.
 inline constexpr const char *TapePushKind = "capsule.tape.push";
+/// The same for emitTapePop's branch to its slow path (the chunk is empty).
+inline constexpr const char *TapePopKind = "capsule.tape.pop";
 
 /// Which of a thread's two tapes generated code pushes its records on
 /// (runtime/Tape.h): the outer one serves the derivatives that

@@ -1,11 +1,14 @@
-// Counted loops push all their records at once before they start
-// (Reverse/LoopTapeReservation.cpp, at -O2 and -O3): the records must land
-// where per-iteration pushes would have put them, whatever the tape holds
-// when the loop starts. Loops of 0, 1 and a few iterations; one whose
+// Counted loops push all their records at once before they start, and
+// counted reverse loops pop them without a check per record when the chunk
+// holds them all (Reverse/LoopTapeReservation.cpp, at -O2 and -O3): the
+// records must land where per-iteration pushes would have put them, and be
+// read back from there, whatever the tape holds when the loop starts; a
+// reverse loop whose records were pushed one by one across chunks must
+// cross them too. Loops of 0, 1 and a few iterations; one whose
 // records fill many chunks; an inner loop reserved once per outer
 // iteration, after a record of the outer one; a loop whose reservation is
 // larger than the chunk in use, after records that leave that chunk half
-// full; each gradient against central differences, and the Hessian-vector
+// full; a loop of unknown length whose records cross chunks; each gradient against central differences, and the Hessian-vector
 // product (forward over reverse: tangents of the records) against
 // differences of gradients. Under a tape limit too small for a loop's
 // records, the reservation stops the program with the limit's message, as
@@ -72,6 +75,22 @@ double across_chunks(const double *x, double *y, long n) {
   return a * a + recurrence(x, y, n);
 }
 
+/* A loop that runs while a product stays above a bound: no trip count on
+ * entry, so its records are pushed one by one and cross chunks; the
+ * reverse sweep's loop knows its count (taped at the exit) and takes the
+ * version of it that pops across chunks. */
+double while_above(const double *x, double *y, long n) {
+  double p = 1, s = 0;
+  long i = 0;
+  while (p > 1e-300 && i < n) {
+    p = p * (0.9999 + 1e-5 * x[i % N]);
+    y[i] = p;
+    s += p * x[(i + 1) % N];
+    i++;
+  }
+  return s;
+}
+
 #define GRADIENT_CHECK(F, N_)                                                  \
   static double F##_at(double *x, void *ctx) {                                 \
     (void)ctx;                                                                 \
@@ -94,6 +113,7 @@ double across_chunks(const double *x, double *y, long n) {
 GRADIENT_CHECK(short_and_long, 60)
 GRADIENT_CHECK(nested, 40)
 GRADIENT_CHECK(across_chunks, LONG)
+GRADIENT_CHECK(while_above, LONG)
 
 /* H v by forward over reverse of the gradient of short_and_long. */
 static void grad_of(const double *x, double *dx) { short_and_long_grad(x, dx); }
@@ -114,6 +134,8 @@ int main(int argc, char **argv) {
   across_chunks_grad(x, dx);
   check_grad_fd("a reservation across chunks", dx, across_chunks_at, 0, x,
                 N);
+  while_above_grad(x, dx);
+  check_grad_fd("pops across chunks", dx, while_above_at, 0, x, N);
 
   // H v against central differences of the gradient along v.
   double v[N], hv[N] = {0}, g[N] = {0}, gp[N], gm[N], xs[N];
