@@ -209,9 +209,12 @@ std::optional<LoopTapeOp> matchLoopOp(BranchInst &Br, uint64_t Bytes,
       Join->hasNPredecessorsOrMore(3))
     return std::nullopt;
 
-  // The fast path only moves the top by the record.
+  // The fast path only moves the top by the record. (A pop's check is an
+  // equality, whose operands the optimizer may have swapped.)
   int64_t Move = IsPop ? -int64_t(Bytes) : int64_t(Bytes);
   auto *Moved = dyn_cast<GetElementPtrInst>(P.Fast->getFirstNonPHI());
+  if (IsPop && Moved && Moved->getPointerOperand() == P.Bound)
+    std::swap(P.Top, P.Bound);
   if (!Moved || Moved->getPointerOperand() != P.Top ||
       Moved->getNumIndices() != 1 ||
       !match(Moved->getOperand(1), m_SpecificInt(Move)) ||
@@ -263,6 +266,20 @@ void dropCheck(BranchInst &Check, BasicBlock &Slow, BasicBlock &Fast) {
   MergeBlockIntoPredecessor(Join);
 }
 
+/// The bytes the chunk has for the loop when it starts, computed at \p B
+/// in the preheader: free above the top for pushes, records above the
+/// begin for pops.
+Value *roomAtStart(IRBuilder<> &B, const LoopTapeOp &P) {
+  BasicBlock *Preheader = P.L->getLoopPreheader();
+  Value *Top0 = P.Top->getIncomingValueForBlock(Preheader);
+  Value *Bound0 = P.Bound->getIncomingValueForBlock(Preheader);
+  Value *High = P.IsPop ? Top0 : Bound0;
+  Value *Low = P.IsPop ? Bound0 : Top0;
+  Type *I64 = B.getInt64Ty();
+  return B.CreateSub(B.CreatePtrToInt(High, I64), B.CreatePtrToInt(Low, I64),
+                     "tape.loop.room");
+}
+
 /// Pushes \p Total bytes in the preheader as the loop's push would (its
 /// slow path cloned), starts the loop's top at the reservation and its end
 /// at the chunk's, and removes the loop's check.
@@ -271,10 +288,7 @@ void reservePushes(const LoopTapeOp &P, Value *Total) {
   Value *Top0 = P.Top->getIncomingValueForBlock(Preheader);
   Value *End0 = P.Bound->getIncomingValueForBlock(Preheader);
   IRBuilder<> B(Preheader->getTerminator());
-  Type *I64 = B.getInt64Ty();
-  Value *Room =
-      B.CreateSub(B.CreatePtrToInt(End0, I64), B.CreatePtrToInt(Top0, I64));
-  Value *Full = B.CreateICmpSLT(Room, Total);
+  Value *Full = B.CreateICmpSLT(roomAtStart(B, P), Total);
   Instruction *ThenTerm = SplitBlockAndInsertIfThen(
       Full, Preheader->getTerminator(), /*Unreachable=*/false,
       MDBuilder(B.getContext()).createBranchWeights(1, 1 << 20));
@@ -310,20 +324,15 @@ void reservePushes(const LoopTapeOp &P, Value *Total) {
 }
 
 /// Versions the loop on whether the chunk holds all \p Total bytes of its
-/// records (prepareToVersion permitting; false if not): if it does, a copy
-/// without the check pops them; if not, the loop as it was crosses chunks.
-bool reservePops(const LoopTapeOp &P, Value *Total, DominatorTree &DT,
+/// records, if prepareToVersion permits: if it does, a copy without the
+/// check pops them; if not, the loop as it was crosses chunks.
+void reservePops(const LoopTapeOp &P, Value *Total, DominatorTree &DT,
                  LoopInfo &LI) {
   if (!prepareToVersion(*P.L, DT, LI))
-    return false;
+    return;
   BasicBlock *Preheader = P.L->getLoopPreheader();
-  Value *Top0 = P.Top->getIncomingValueForBlock(Preheader);
-  Value *Begin0 = P.Bound->getIncomingValueForBlock(Preheader);
   IRBuilder<> B(Preheader->getTerminator());
-  Type *I64 = B.getInt64Ty();
-  Value *Room =
-      B.CreateSub(B.CreatePtrToInt(Top0, I64), B.CreatePtrToInt(Begin0, I64));
-  Value *Short = B.CreateICmpULT(Room, Total, "tape.loop.short");
+  Value *Short = B.CreateICmpULT(roomAtStart(B, P), Total, "tape.loop.short");
   ValueToValueMapTy VMap;
   versionLoop(*P.L, Short, ".tape.reserved", VMap, DT, LI);
   Preheader->getTerminator()->setMetadata(
@@ -331,7 +340,6 @@ bool reservePops(const LoopTapeOp &P, Value *Total, DominatorTree &DT,
       MDBuilder(B.getContext()).createBranchWeights(1, 1 << 20));
   dropCheck(*cast<BranchInst>(VMap[P.Check]), *cast<BasicBlock>(VMap[P.Slow]),
             *cast<BasicBlock>(VMap[P.Fast]));
-  return true;
 }
 
 bool hasTaggedOp(Function &F) {

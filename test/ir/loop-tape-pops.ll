@@ -7,7 +7,8 @@
 ; crosses chunks through the slow path. The top after the loop comes from
 ; whichever version ran. Pops the rewrite must leave alone keep their
 ; checks and are not versioned: a loop that calls a function which may use
-; the tape, and a loop whose trip count is not known on entry.
+; the tape, and a loop whose trip count is not known on entry. The check's
+; operands may come in either order.
 ; RUN: %opt -load-pass-plugin=%plugin -passes=capsule-loop-tape -S %s | FileCheck %s
 
 @__capsule_tape = external thread_local(initialexec) global [4 x ptr]
@@ -149,7 +150,6 @@ exit:
 ; CHECK-NOT:     tape.reserved
 ; CHECK:         br i1 %empty, label %slow, label %fast
 ; CHECK-NOT:     tape.reserved
-; CHECK-LABEL: declare
 define void @until_zero(i64 %n, ptr %dx) {
 entry:
   %tape = call ptr @llvm.threadlocal.address.p0(ptr @__capsule_tape)
@@ -192,6 +192,62 @@ join:
   store double %new, ptr %p, align 8
   %i.next = add nsw i64 %i, -1
   %done = fcmp oeq double %new, 0.0
+  br i1 %done, label %exit, label %loop
+
+exit:
+  %top.out = phi ptr [ %top0, %entry ], [ %top.next, %join ]
+  store ptr %top.out, ptr %tape, align 8
+  ret void
+}
+
+; The check's operands swapped, as the optimizer may leave an equality.
+; CHECK-LABEL: define void @swapped(
+; CHECK:         %tape.loop.short = icmp ult i64
+; CHECK:       loop.tape.reserved:
+; CHECK-NOT:     __capsule_tape_pop_slow
+; CHECK:         %top.down.tape.reserved = getelementptr inbounds i8, ptr %top.tape.reserved, i64 -16
+define void @swapped(i64 %n, ptr %dx) {
+entry:
+  %tape = call ptr @llvm.threadlocal.address.p0(ptr @__capsule_tape)
+  %top0 = load ptr, ptr %tape, align 8
+  %begin.addr = getelementptr inbounds i8, ptr %tape, i64 16
+  %begin0 = load ptr, ptr %begin.addr, align 8
+  %enter = icmp sgt i64 %n, 0
+  br i1 %enter, label %loop, label %exit
+
+loop:
+  %top = phi ptr [ %top0, %entry ], [ %top.next, %join ]
+  %begin = phi ptr [ %begin0, %entry ], [ %begin.next, %join ]
+  %i = phi i64 [ %n, %entry ], [ %i.next, %join ]
+  %empty = icmp eq ptr %begin, %top
+  br i1 %empty, label %slow, label %fast, !capsule.tape.pop !0
+
+slow:
+  store ptr %top, ptr %tape, align 8
+  %rec.slow = call ptr @__capsule_tape_pop_slow(i64 16)
+  %top.slow = load ptr, ptr %tape, align 8
+  %begin.slow = load ptr, ptr %begin.addr, align 8
+  br label %join
+
+fast:
+  %top.down = getelementptr inbounds i8, ptr %top, i64 -16
+  br label %join
+
+join:
+  %begin.next = phi ptr [ %begin.slow, %slow ], [ %begin, %fast ]
+  %top.next = phi ptr [ %top.slow, %slow ], [ %top.down, %fast ]
+  %rec = phi ptr [ %rec.slow, %slow ], [ %top.down, %fast ]
+  %a = load double, ptr %rec, align 1
+  %b.addr = getelementptr inbounds i8, ptr %rec, i64 8
+  %b = load double, ptr %b.addr, align 1
+  %j = add nsw i64 %i, -1
+  %p = getelementptr inbounds double, ptr %dx, i64 %j
+  %old = load double, ptr %p, align 8
+  %m = fmul double %a, %b
+  %new = fadd double %old, %m
+  store double %new, ptr %p, align 8
+  %i.next = add nsw i64 %i, -1
+  %done = icmp eq i64 %i.next, 0
   br i1 %done, label %exit, label %loop
 
 exit:
