@@ -1,8 +1,8 @@
 //===- JournalBarriers.cpp - Journal barriers before stores ---------------===//
 #include "Interrupt/JournalBarriers.h"
-#include "Interrupt/JournalUnswitch.h"
 
 #include "Analysis/LoopAnalyses.h"
+#include "Interrupt/JournalUnswitch.h"
 #include "Support/RuntimeABI.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"

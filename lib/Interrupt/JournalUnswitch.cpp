@@ -1,5 +1,6 @@
 //===- JournalUnswitch.cpp - Loops without journal barriers ---------------===//
 #include "Interrupt/JournalUnswitch.h"
+
 #include "Support/LoopVersions.h"
 
 #include "llvm/ADT/SetVector.h"
