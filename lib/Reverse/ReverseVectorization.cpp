@@ -16,6 +16,10 @@ namespace {
 /// a 64-byte cache line holds the neighbours a wide load would take.
 constexpr int64_t NeighbourBytes = 64;
 
+/// Loops with more moving accesses than this are taken for loops that
+/// update neighbours rather than compared pair by pair.
+constexpr unsigned MaxComparedAccesses = 256;
+
 /// One load or store of a loop at Start + Step * iteration.
 struct Access {
   const SCEV *Start;
@@ -61,6 +65,8 @@ bool updatesNeighbours(const Loop &L, const LoopInfo &LI, ScalarEvolution &SE) {
           {Moving->getStart(), Moving->getStepRecurrence(SE), IsStore});
     }
   }
+  if (Accesses.size() > MaxComparedAccesses)
+    return true;
   for (unsigned A = 0; A < Accesses.size(); ++A)
     for (unsigned B = A + 1; B < Accesses.size(); ++B)
       if (areNeighbours(Accesses[A], Accesses[B], SE))
