@@ -33,9 +33,7 @@ static void ba_setup(ba_ctx *c, long n, long m, long p, uint64_t seed) {
   c->err = bench_alloc(2 * p);
   c->werr = bench_alloc(p);
   c->J = bench_alloc(BA_BLOCK * p);
-  c->obs = malloc(sizeof(int) * 2 * (size_t)p);
-  if (!c->obs)
-    exit(2);
+  c->obs = bench_alloc_ints(2 * p);
   for (long i = 0; i < n; i++) {
     double *cam = c->cams + BA_CAM * i;
     for (int j = 0; j < 3; j++) /* camera 0 keeps a zero rotation */

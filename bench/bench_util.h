@@ -118,22 +118,27 @@ static inline long bench_index(bench_rng *r, long n) {
   return (long)((bench_rng_next(r) >> 33) % (uint64_t)n);
 }
 
-static inline double *bench_alloc(long count) {
-  double *p = calloc((size_t)count, sizeof(double));
+/* count zeroed elements of `bytes` bytes each; out of memory, a message
+ * naming `what` and exit status 2. */
+static inline void *bench_calloc(long count, size_t bytes, const char *what) {
+  void *p = calloc((size_t)count, bytes);
   if (!p) {
-    fprintf(stderr, "bench: out of memory (%ld doubles)\n", count);
+    fprintf(stderr, "bench: out of memory (%ld %s)\n", count, what);
     exit(2);
   }
   return p;
 }
 
+static inline double *bench_alloc(long count) {
+  return bench_calloc(count, sizeof(double), "doubles");
+}
+
 static inline double complex *bench_alloc_complex(long count) {
-  double complex *p = calloc((size_t)count, sizeof(double complex));
-  if (!p) {
-    fprintf(stderr, "bench: out of memory (%ld complex)\n", count);
-    exit(2);
-  }
-  return p;
+  return bench_calloc(count, sizeof(double complex), "complex");
+}
+
+static inline int *bench_alloc_ints(long count) {
+  return bench_calloc(count, sizeof(int), "ints");
 }
 
 /*--- timing ---------------------------------------------------------------*/

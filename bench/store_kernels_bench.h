@@ -88,11 +88,7 @@ static void store_kernels_setup(store_kernels_ctx *c, int kernel, long n,
   c->x = bench_alloc(n);
   c->z = bench_alloc(n);
   c->y = bench_alloc(n * stride);
-  c->to = malloc((size_t)n * sizeof(int));
-  if (!c->to) {
-    fprintf(stderr, "bench: out of memory (%ld indices)\n", n);
-    exit(2);
-  }
+  c->to = bench_alloc_ints(n);
   for (long i = 0; i < n; i++) {
     c->x[i] = sin(0.02 * (double)i);
     c->z[i] = 2 * bench_uniform(&r) - 1;

@@ -184,10 +184,8 @@ static void ht_setup(ht_ctx *c, int nverts, int npts, uint64_t seed) {
   c->nverts = (int)bench_opaque(nverts);
   c->npts = (int)bench_opaque(npts);
   c->is_mirrored = (int)bench_opaque(0);
-  c->parents = malloc(sizeof(int) * HT_BONES);
-  c->correspondences = malloc(sizeof(int) * (size_t)npts);
-  if (!c->parents || !c->correspondences)
-    exit(2);
+  c->parents = bench_alloc_ints(HT_BONES);
+  c->correspondences = bench_alloc_ints(npts);
   c->base_relatives = bench_alloc(16 * HT_BONES);
   c->inverse_base_absolutes = bench_alloc(16 * HT_BONES);
   c->base_positions = bench_alloc(4L * nverts);
