@@ -91,7 +91,10 @@ PreservedAnalyses ReverseVectorizationPass::run(Function &F,
     if (updatesNeighbours(*L, LI, SE))
       return PreservedAnalyses::all();
   F.removeFnAttr(Attribute::NoImplicitFloat);
-  return PreservedAnalyses::none();
+  // Only an attribute changed: the loops and dominators stand.
+  PreservedAnalyses PA;
+  PA.preserveSet<CFGAnalyses>();
+  return PA;
 }
 
 } // namespace capsule

@@ -18,7 +18,11 @@ namespace {
 /// loops this large seldom vectorize.
 constexpr unsigned MaxCopiedInstructions = 512;
 
+/// LLVM's own rule (no indirectbr, no call that must not be duplicated),
+/// and neither blocks whose address is taken, tokens nor convergent calls.
 bool isCopyable(const Loop &L) {
+  if (!L.isSafeToClone())
+    return false;
   unsigned Size = 0;
   for (BasicBlock *BB : L.blocks()) {
     if (BB->hasAddressTaken())
@@ -27,9 +31,8 @@ bool isCopyable(const Loop &L) {
     for (Instruction &I : *BB) {
       if (I.getType()->isTokenTy())
         return false;
-      if (auto *Call = dyn_cast<CallBase>(&I))
-        if (Call->cannotDuplicate() || Call->isConvergent())
-          return false;
+      if (auto *Call = dyn_cast<CallBase>(&I); Call && Call->isConvergent())
+        return false;
     }
   }
   return Size <= MaxCopiedInstructions;
