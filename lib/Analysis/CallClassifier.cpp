@@ -2,6 +2,7 @@
 #include "Analysis/CallClassifier.h"
 #include "Support/CustomRules.h"
 #include "Support/LibraryOutputs.h"
+#include "Support/LibraryRules.h"
 #include "Support/MarkerCalls.h"
 #include "Support/ParallelRegions.h"
 
@@ -302,6 +303,9 @@ static bool hasNoDerivative(StringRef Name) {
   if (Name.starts_with("_ZSt") && Name.contains("__throw_"))
     return true;
   if (isCxxLibraryWithoutFloatingPoint(Name))
+    return true;
+  // Saving what a library routine writes, for interruptible code.
+  if (isLibraryJournal(Name))
     return true;
   return StringSwitch<bool>(Name)
       .Cases("printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs", true)

@@ -131,6 +131,33 @@ static bool callsTeamCode(const CallBase &Call, bool InTeam) {
          (Callee && isForkedMicrotask(*Callee));
 }
 
+/// Why a call of \p Callee, which has a gradient rule, cannot be
+/// differentiated in checkpointed code, if it cannot. The BLAS routines'
+/// rules can: the journal saves what the routine writes
+/// (runtime/blas/Journal.c) and their augmented rules touch no shadow
+/// memory. A custom rule is the user's code, whose writes to memory (and
+/// the tape it allocates) the schedule could not undo when it re-executes;
+/// qsort's rule for elements that may hold pointers permutes the shadows as
+/// it sorts, which would move the adjoints later stages left there.
+static std::optional<std::string>
+whyRuleNotCheckpointable(const Function &Callee) {
+  std::optional<GradientRule> Rule = gradientRule(Callee);
+  if (!Rule)
+    return std::nullopt;
+  std::optional<StringRef> Routine = libraryRoutineOfRule(*Rule->Augment);
+  // qsort of numbers calls the runtime's qsort of values, which is fine.
+  if (Routine && Callee.getName() != "qsort")
+    return std::nullopt;
+  return "a call of '" + displayName(Callee) + "', which has a " +
+         (Routine ? "built-in" : "custom") +
+         " gradient rule, inside a checkpointed gradient is not supported "
+         "yet (" +
+         (Routine ? "the rule moves the adjoints as it sorts"
+                  : "the rule's writes to memory could not be undone when "
+                    "the schedule re-executes") +
+         "); use the plain gradient";
+}
+
 /// Clones the roots and, transitively, every function the canonical clones
 /// may call, directly or through function pointers (so code only reachable
 /// from landing pads, which canonicalization drops, is not cloned).
@@ -159,18 +186,10 @@ bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
       if (!Call || Call->isInlineAsm())
         continue;
       Function *Callee = Call->getCalledFunction();
-      if (std::optional<GradientRule> Rule =
-              Callee ? gradientRule(*Callee) : std::nullopt;
-          ForCheckpointing && Rule) {
-        bool BuiltIn = libraryRoutineOfRule(*Rule->Augment).has_value();
-        reportNotInterruptible(
-            *Call, *F,
-            "a call of '" + displayName(*Callee) + "', which has a " +
-                (BuiltIn ? "built-in" : "custom") +
-                " gradient rule, inside a checkpointed "
-                "gradient is not supported yet (the rule's writes to memory "
-                "could not be undone when the schedule re-executes); use the "
-                "plain gradient");
+      if (std::optional<std::string> Why =
+              ForCheckpointing && Callee ? whyRuleNotCheckpointable(*Callee)
+                                         : std::nullopt) {
+        reportNotInterruptible(*Call, *F, *Why);
         Ok = false;
         continue;
       }

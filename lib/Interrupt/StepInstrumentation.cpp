@@ -21,6 +21,7 @@
 #include "Interrupt/ResumableSplitter.h"
 #include "Interrupt/StepModel.h"
 #include "Support/Diagnostics.h"
+#include "Support/LibraryRules.h"
 #include "Support/ParallelRegions.h"
 #include "Support/RuntimeABI.h"
 
@@ -346,7 +347,8 @@ bool Instrumenter::checkCall(CallBase &Call) {
       isa<IntrinsicInst>(Call) || allocationKind(Call) || isReplayedCall(Call))
     return true;
   if (Callee && (Callee->getName().starts_with("__capsule_") ||
-                 !journaledLibraryOutputs(Callee->getName()).empty()))
+                 !journaledLibraryOutputs(Callee->getName()).empty() ||
+                 isLibraryRoutine(*Callee)))
     return true;
   // libomp's loop bounds, thread numbers and synchronisation inside a
   // parallel region write only the thread's own stack slots.
@@ -392,6 +394,11 @@ void Instrumenter::journalLibraryOutputs(CallBase &Call) {
     IRBuilder<> B(&Call);
     emitJournalBarrier(B, ABI, Call.getArgOperand(Arg), B.getInt64(Bytes));
   }
+  // BLAS routines and qsort: the runtime knows from the arguments which
+  // span each writes.
+  if (Function *Journal = libraryJournal(*Callee))
+    IRBuilder<>(&Call).CreateCall(Journal,
+                                  SmallVector<Value *, 16>(Call.args()));
 }
 
 void Instrumenter::chargeBlocks() {

@@ -1,6 +1,8 @@
 //===- CustomGradient.cpp - Sweeps that call a user's gradient rule -------===//
 #include "Reverse/CustomGradient.h"
 
+#include "Support/LibraryRules.h"
+
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -135,13 +137,35 @@ void emitReverse(RuntimeABI &ABI, const DiffSignature &Sig,
   B.CreateRet(Out);
 }
 
+/// The untaped sweep of checkpointed code's green runs: the function
+/// itself. Only built-in rules of library routines get here
+/// (InterruptibleBuilder.cpp refuses the others in checkpointed code);
+/// their augmented rules leave shadow memory alone, so there is nothing to
+/// keep beside the routine's own effect, which the journal call before it
+/// saves.
+void emitUntapedForward(const DiffSignature &Sig, Function &Fwd) {
+  IRBuilder<> B(BasicBlock::Create(Fwd.getContext(), "entry", &Fwd));
+  SmallVector<Value *, 8> Args(
+      map_range(Sig.Fn->args(), [&](Argument &A) -> Value * {
+        return Fwd.getArg(A.getArgNo());
+      }));
+  CallInst *Result = B.CreateCall(Sig.Fn, Args);
+  if (Fwd.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Result);
+}
+
 } // namespace
 
 void emitGradientRuleSweeps(RuntimeABI &ABI, const DiffSignature &Sig,
                             const GradientRule &Rule, const Derivative &Dv) {
-  // Only checkpointed code re-executes untaped, and it refuses calls of
-  // functions with gradient rules (InterruptibleBuilder.cpp).
-  assert(!Sig.Untaped && Dv.Rev && "untaped sweep of a gradient rule");
+  if (Sig.Untaped) {
+    assert(libraryRoutineOfRule(*Rule.Augment) &&
+           "untaped sweep of a custom gradient rule");
+    emitUntapedForward(Sig, *Dv.Fwd);
+    return;
+  }
   emitForward(ABI, Sig, Rule, *Dv.Fwd);
   emitReverse(ABI, Sig, Rule, *Dv.Rev);
 }

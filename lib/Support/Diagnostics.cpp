@@ -1,6 +1,8 @@
 //===- Diagnostics.cpp - Compile-time errors of the Capsule pass ----------===//
 #include "Support/Diagnostics.h"
 
+#include "Support/LibraryRules.h"
+
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -21,7 +23,8 @@ std::string displayName(const Function &F) {
   // The pass's clones and step functions (f.capsule.step) stand for the
   // user's function.
   StringRef Name = F.getName();
-  return demangle(Name.substr(0, Name.find(".capsule.")).str());
+  Name = Name.substr(0, Name.find(".capsule."));
+  return demangle(routineStoodFor(Name).value_or(Name).str());
 }
 
 /// The diagnostic carries the source location itself (clang and opt print

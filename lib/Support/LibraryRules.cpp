@@ -1,10 +1,14 @@
 //===- LibraryRules.cpp - Built-in rules of library routines -------------===//
 #include "Support/LibraryRules.h"
 
+#include "Analysis/MemoryKinds.h"
 #include "Support/CustomRules.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -14,23 +18,32 @@ namespace capsule {
 
 namespace {
 
+/// qsort of floating-point data (runtime/libc/Sort.c): the runtime calls
+/// qsort; its rules leave shadow memory alone in the forward sweep.
+constexpr const char *SortValues = "__capsule_libc_qsort_values";
+/// Metadata on the qsort calls that sort numbers (sortValuesApart).
+constexpr const char *SortsValuesKind = "capsule.sorts.values";
+
 /// A routine with rules in the runtime: the stem of its rules' names, its
 /// C signature, one letter per type (result first; v void, d double, i
-/// 32-bit integer or enumeration, l 64-bit integer, p pointer), and whether
-/// its augmented rule returns a tape. The Fortran interface takes every
-/// argument by address; its rules keep the scalars' values on their tapes.
+/// 32-bit integer or enumeration, l 64-bit integer, p pointer), whether
+/// its augmented rule returns a tape, and whether it writes memory (then
+/// the runtime has a function that journals what it writes, taking the
+/// routine's arguments). The Fortran interface takes every argument by
+/// address; its rules keep the scalars' values on their tapes.
 struct LibraryRoutine {
   const char *Name;
   const char *Stem;
   const char *Signature;
   bool Tape;
+  bool Writes = true;
 };
 
 constexpr LibraryRoutine Routines[] = {
-    {"cblas_ddot", "blas_ddot", "dipipi", true},
+    {"cblas_ddot", "blas_ddot", "dipipi", true, false},
     {"cblas_daxpy", "blas_daxpy", "vidpipi", true},
     {"cblas_dscal", "blas_dscal", "vidpi", true},
-    {"cblas_dnrm2", "blas_dnrm2", "dipi", true},
+    {"cblas_dnrm2", "blas_dnrm2", "dipi", true, false},
     {"cblas_dcopy", "blas_dcopy", "vipipi", false},
     {"cblas_dgemv", "blas_dgemv", "viiiidpipidpi", true},
     {"cblas_dger", "blas_dger", "viiidpipipi", true},
@@ -39,10 +52,10 @@ constexpr LibraryRoutine Routines[] = {
     {"cblas_dgemm", "blas_dgemm", "viiiiiidpipidpi", true},
     {"cblas_dtrsm", "blas_dtrsm", "viiiiiiidpipi", true},
     {"cblas_dsyrk", "blas_dsyrk", "viiiiidpidpi", true},
-    {"ddot_", "blas_f_ddot", "dppppp", true},
+    {"ddot_", "blas_f_ddot", "dppppp", true, false},
     {"daxpy_", "blas_f_daxpy", "vpppppp", true},
     {"dscal_", "blas_f_dscal", "vpppp", true},
-    {"dnrm2_", "blas_f_dnrm2", "dppp", true},
+    {"dnrm2_", "blas_f_dnrm2", "dppp", true, false},
     {"dcopy_", "blas_f_dcopy", "vppppp", true},
     {"dgemv_", "blas_f_dgemv", "vppppppppppp", true},
     {"dger_", "blas_f_dger", "vppppppppp", true},
@@ -52,6 +65,7 @@ constexpr LibraryRoutine Routines[] = {
     {"dtrsm_", "blas_f_dtrsm", "vppppppppppp", true},
     {"dsyrk_", "blas_f_dsyrk", "vpppppppppp", true},
     {"qsort", "libc_qsort", "vpllp", true},
+    {SortValues, "libc_qsort_values", "vpllp", true},
 };
 
 Type *typeOf(LLVMContext &C, char Letter) {
@@ -115,10 +129,52 @@ FunctionType *tangentType(const Function &F) {
 
 constexpr StringLiteral RulePrefix = "__capsule_";
 
+/// What the program calls \p R.
+StringRef programName(const LibraryRoutine &R) {
+  return R.Name == SortValues ? "qsort" : R.Name;
+}
+
+/// The routine of the table \p F is, with the signature the runtime's
+/// definitions assume.
+const LibraryRoutine *routineOf(const Function &F) {
+  if (!F.isDeclaration())
+    return nullptr;
+  for (const LibraryRoutine &R : Routines)
+    if (F.getName() == R.Name)
+      return hasSignature(F, R.Signature) ? &R : nullptr;
+  return nullptr;
+}
+
 Function *declareRule(Module &M, StringRef Stem, StringRef Kind,
                       FunctionType *Ty) {
   std::string Name = (RulePrefix + Stem + "_" + Kind).str();
   return cast<Function>(M.getOrInsertFunction(Name, Ty).getCallee());
+}
+
+/// Gives \p F, the declaration of routine \p R, the runtime's rules.
+void attachRules(Function &F, const LibraryRoutine &R) {
+  Module &M = *F.getParent();
+  Function *Aug = declareRule(M, R.Stem, "aug", augmentType(F, R.Tape));
+  Function *Grad = declareRule(M, R.Stem, "grad", gradientType(F, R.Tape));
+  Function *Tan = declareRule(M, R.Stem, "tan", tangentType(F));
+  setGradientRule(F, *Aug, *Grad);
+  setTangentRule(F, *Tan);
+  // Unused until a derivative calls them: kept from removal, as the
+  // program's own rules are.
+  appendToCompilerUsed(M, {Aug, Grad, Tan});
+}
+
+/// Marks the calls of \p Sort whose array holds numbers and no pointers,
+/// while the types clang gave the memory can still be seen (optimization
+/// turns typed GEPs into byte offsets and drops unused fields' accesses).
+void markSortsOfValues(Function &Sort) {
+  for (User *U : Sort.users())
+    if (auto *Call = dyn_cast<CallBase>(U);
+        Call && Call->getCalledOperand() == &Sort) {
+      ElementKind Kind = pointeeKind(Call->getArgOperand(0));
+      if (Kind == ElementKind::F64 || Kind == ElementKind::F32)
+        Call->setMetadata(SortsValuesKind, MDNode::get(Sort.getContext(), {}));
+    }
 }
 
 } // namespace
@@ -126,18 +182,57 @@ Function *declareRule(Module &M, StringRef Stem, StringRef Kind,
 void attachLibraryRules(Module &M) {
   for (const LibraryRoutine &R : Routines) {
     Function *F = M.getFunction(R.Name);
-    if (!F || !F->isDeclaration() || gradientRule(*F) || tangentRule(*F) ||
-        !hasSignature(*F, R.Signature))
+    if (!F || routineOf(*F) != &R || gradientRule(*F) || tangentRule(*F))
       continue;
-    Function *Aug = declareRule(M, R.Stem, "aug", augmentType(*F, R.Tape));
-    Function *Grad = declareRule(M, R.Stem, "grad", gradientType(*F, R.Tape));
-    Function *Tan = declareRule(M, R.Stem, "tan", tangentType(*F));
-    setGradientRule(*F, *Aug, *Grad);
-    setTangentRule(*F, *Tan);
-    // Unused until a derivative calls them: kept from removal, as the
-    // program's own rules are.
-    appendToCompilerUsed(M, {Aug, Grad, Tan});
+    attachRules(*F, R);
+    if (programName(R) == "qsort")
+      markSortsOfValues(*F);
   }
+}
+
+void sortValuesApart(Function &F) {
+  Module &M = *F.getParent();
+  Function *Sort = M.getFunction("qsort");
+  std::optional<GradientRule> Rule = Sort ? gradientRule(*Sort) : std::nullopt;
+  // Only where qsort has the built-in rules (not the program's own).
+  if (!Rule || !libraryRoutineOfRule(*Rule->Augment))
+    return;
+  for (Instruction &I : instructions(F)) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    if (!Call || Call->getCalledOperand() != Sort ||
+        !Call->getMetadata(SortsValuesKind))
+      continue;
+    auto *Values = cast<Function>(
+        M.getOrInsertFunction(SortValues, Sort->getFunctionType()).getCallee());
+    if (!gradientRule(*Values))
+      attachRules(*Values, *routineOf(*Values));
+    Call->setCalledFunction(Values);
+  }
+}
+
+bool isLibraryRoutine(const Function &F) { return routineOf(F) != nullptr; }
+
+std::optional<StringRef> routineStoodFor(StringRef Name) {
+  for (const LibraryRoutine &R : Routines)
+    if (Name == R.Name && programName(R) != Name)
+      return programName(R);
+  return std::nullopt;
+}
+
+Function *libraryJournal(Function &Routine) {
+  const LibraryRoutine *R = routineOf(Routine);
+  if (!R || !R->Writes)
+    return nullptr;
+  return declareRule(*Routine.getParent(), R->Stem, "journal",
+                     Routine.getFunctionType());
+}
+
+bool isLibraryJournal(StringRef Name) {
+  if (!Name.consume_front(RulePrefix) || !Name.consume_back("_journal"))
+    return false;
+  return any_of(Routines, [&](const LibraryRoutine &R) {
+    return R.Writes && Name == R.Stem;
+  });
 }
 
 std::optional<StringRef> libraryRoutineOfRule(const Function &Rule) {
@@ -147,7 +242,7 @@ std::optional<StringRef> libraryRoutineOfRule(const Function &Rule) {
   for (const LibraryRoutine &R : Routines)
     for (StringRef Kind : {"_aug", "_grad", "_tan"})
       if (Name == (Twine(R.Stem) + Kind).str())
-        return StringRef(R.Name);
+        return programName(R);
   return std::nullopt;
 }
 

@@ -3,12 +3,15 @@
 // A program's calls of library routines whose rules the runtime defines get
 // those gradient and tangent rules, unless the program registered rules of
 // its own: the BLAS routines ddot, daxpy, dscal, dnrm2, dcopy, dgemv, dger,
-// dtrsv, dsymv, dgemm, dtrsm and dsyrk, through CBLAS (cblas_dgemm) or the Fortran
-// interface (dgemm_), whose rules call BLAS for the adjoints
+// dtrsv, dsymv, dgemm, dtrsm and dsyrk, through CBLAS (cblas_dgemm) or the
+// Fortran interface (dgemm_), whose rules call BLAS for the adjoints
 // (runtime/blas); and the C library's qsort, whose rules move the shadows
-// as the sort moves the elements (runtime/libc). Only declarations with the
-// ABI the runtime's definitions assume get them: 32-bit integers and
-// enumerations for BLAS (OpenBLAS's and the reference BLAS's default).
+// as the sort moves the elements (runtime/libc), or, for arrays of numbers,
+// the runtime's qsort of values, whose forward rule leaves them in place.
+// Only declarations with the ABI the runtime's definitions assume get them:
+// 32-bit integers and enumerations for BLAS (OpenBLAS's and the reference
+// BLAS's default). The runtime also knows what each routine writes, for
+// the journal of interruptible code.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_LIBRARYRULES_H
 #define CAPSULE_LIBRARYRULES_H
@@ -27,7 +30,35 @@ namespace capsule {
 /// Attaches the runtime's rules to the library routines \p M declares.
 void attachLibraryRules(llvm::Module &M);
 
-/// The routine \p Rule is a built-in rule of, if it is one. The rules are
+/// qsort's rule moves the shadows with the elements in the forward sweep,
+/// as the shadow pointers of pointer fields must; the adjoints a gradient
+/// was handed in the array (of its sorted contents) must stay where they
+/// are until the reverse sweep moves them back. In \p F, a clone being
+/// prepared for differentiation, calls sorting memory that holds
+/// floating-point numbers (and integers) but no pointers call the runtime's
+/// qsort of values instead, whose rules do that.
+void sortValuesApart(llvm::Function &F);
+
+/// Whether \p F is one of those routines, with the ABI the runtime
+/// assumes.
+bool isLibraryRoutine(const llvm::Function &F);
+
+/// The runtime's function that saves for the journal of interruptible code
+/// what the library routine \p Routine is about to write: called just before
+/// it, with its arguments (runtime/blas/Journal.c). Null if \p Routine is no
+/// such routine or writes no memory.
+llvm::Function *libraryJournal(llvm::Function &Routine);
+
+/// Whether \p Name is the name of such a journal function.
+bool isLibraryJournal(llvm::StringRef Name);
+
+/// The routine the program called where the pass calls the function named
+/// \p Name instead (qsort, for the runtime's qsort of values), if it is
+/// such a function.
+std::optional<llvm::StringRef> routineStoodFor(llvm::StringRef Name);
+
+/// The routine \p Rule is a built-in rule of, if it is one, as the program
+/// names it. The rules are
 /// compiled into the runtime, so nested derivatives cannot look into them.
 std::optional<llvm::StringRef> libraryRoutineOfRule(const llvm::Function &Rule);
 

@@ -8,6 +8,7 @@
 #include "Support/FloatBitOperations.h"
 #include "Support/IntegerAddresses.h"
 #include "Support/LibmPointerOutputs.h"
+#include "Support/LibraryRules.h"
 #include "Support/ParallelRegions.h"
 #include "Support/SearchCalls.h"
 #include "Support/X86VectorOps.h"
@@ -304,6 +305,7 @@ Function *prepareForDifferentiation(Function &F) {
   devirtualizeKnownLibraryCalls(*P);
   separateLibmPointerOutputs(*P);
   lowerSearchCalls(*P);
+  sortValuesApart(*P);
   lowerSynchronisation(*P);
   removeUnreachableBlocks(*P);
   unifyReturns(*P);

@@ -71,8 +71,14 @@ void __capsule_blas_daxpy_tan(int n, int dn, double alpha, double dalpha,
 
 /*--- dscal: x *= alpha ----------------------------------------------------*/
 
+/* dscal and dnrm2 do nothing with a stride that is not positive (the
+ * reference BLAS and OpenBLAS return at once, where the other routines run
+ * a negative stride backwards): their rules see no elements then. */
+static int positive_stride_length(int n, int inc) { return inc > 0 ? n : 0; }
+
 void *__capsule_blas_dscal_aug(int n, int dn, double alpha, double *x,
                                double *dx, int incx, int dincx) {
+  n = positive_stride_length(n, incx);
   double *tape = __capsule_blas_vector_copy(n, x, incx);
   cblas_dscal(n, alpha, x, incx);
   return tape;
@@ -80,6 +86,7 @@ void *__capsule_blas_dscal_aug(int n, int dn, double alpha, double *x,
 
 double __capsule_blas_dscal_grad(int n, int dn, double alpha, double *x,
                                  double *dx, int incx, int dincx, void *tape) {
+  n = positive_stride_length(n, incx);
   double dalpha = n > 0 ? cblas_ddot(n, dx, incx, tape, 1) : 0;
   scale_vector(n, alpha, dx, incx);
   __capsule_blas_scratch_free(tape);
@@ -88,6 +95,7 @@ double __capsule_blas_dscal_grad(int n, int dn, double alpha, double *x,
 
 void __capsule_blas_dscal_tan(int n, int dn, double alpha, double dalpha,
                               double *x, double *dx, int incx, int dincx) {
+  n = positive_stride_length(n, incx);
   scale_vector(n, alpha, dx, incx);
   cblas_daxpy(n, dalpha, x, incx, dx, incx);
   cblas_dscal(n, alpha, x, incx);
@@ -97,6 +105,7 @@ void __capsule_blas_dscal_tan(int n, int dn, double alpha, double dalpha,
 
 tape_and_double __capsule_blas_dnrm2_aug(int n, int dn, const double *x,
                                          double *dx, int incx, int dincx) {
+  n = positive_stride_length(n, incx);
   tape_and_double r = {__capsule_blas_vector_copy(n, x, incx),
                        cblas_dnrm2(n, x, incx)};
   return r;
@@ -105,6 +114,7 @@ tape_and_double __capsule_blas_dnrm2_aug(int n, int dn, const double *x,
 /* The derivative x / |x|; at x = 0 (not differentiable) it is taken as 0. */
 void __capsule_blas_dnrm2_grad(int n, int dn, const double *x, double *dx,
                                int incx, int dincx, double dr, void *tape) {
+  n = positive_stride_length(n, incx);
   double norm = n > 0 ? cblas_dnrm2(n, tape, 1) : 0;
   if (norm > 0)
     cblas_daxpy(n, dr / norm, tape, 1, dx, incx);
@@ -113,6 +123,7 @@ void __capsule_blas_dnrm2_grad(int n, int dn, const double *x, double *dx,
 
 dual __capsule_blas_dnrm2_tan(int n, int dn, const double *x, const double *dx,
                               int incx, int dincx) {
+  n = positive_stride_length(n, incx);
   double norm = cblas_dnrm2(n, x, incx);
   dual r = {norm, norm > 0 ? cblas_ddot(n, x, incx, dx, incx) / norm : 0};
   return r;

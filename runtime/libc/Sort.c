@@ -16,6 +16,8 @@
  * result's shadow is the shadow array's address plus the same index, and
  * the index comes from here.
  *===----------------------------------------------------------------------===*/
+#include "../abi.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,9 +103,51 @@ void __capsule_libc_qsort_tan(void *base, void *dbase, size_t n, size_t dn,
   free(order);
 }
 
+/* qsort of floating-point numbers (and integers), without pointers: the
+ * pass calls this instead (lib/Support/LibraryRules.cpp). The forward
+ * sweep leaves the shadow where it is, since the adjoints a gradient was
+ * handed there belong to the sorted contents; the reverse sweep moves them
+ * back to where each value came from, as qsort's rule does. */
+void __capsule_libc_qsort_values(void *base, size_t n, size_t size,
+                                 comparator cmp) {
+  qsort(base, n, size, cmp);
+}
+
+void *__capsule_libc_qsort_values_aug(void *base, void *dbase, size_t n,
+                                      size_t dn, size_t size, size_t dsize,
+                                      comparator cmp, void *dcmp) {
+  return sort_with_order(base, n, size, cmp);
+}
+
+void __capsule_libc_qsort_values_grad(void *base, void *dbase, size_t n,
+                                      size_t dn, size_t size, size_t dsize,
+                                      comparator cmp, void *dcmp, void *tape) {
+  __capsule_libc_qsort_grad(base, dbase, n, dn, size, dsize, cmp, dcmp, tape);
+}
+
+void __capsule_libc_qsort_values_tan(void *base, void *dbase, size_t n,
+                                     size_t dn, size_t size, size_t dsize,
+                                     comparator cmp, void *dcmp) {
+  __capsule_libc_qsort_tan(base, dbase, n, dn, size, dsize, cmp, dcmp);
+}
+
 /* The index of what bsearch finds, or -1. */
 int64_t __capsule_libc_bsearch_index(const void *key, const void *base,
                                      size_t n, size_t size, comparator cmp) {
   const char *found = bsearch(key, base, n, size, cmp);
   return found ? (int64_t)((found - (const char *)base) / size) : -1;
+}
+
+/* Before qsort runs in interruptible code: saves the array for the journal
+ * (runtime/blas/Journal.c has the BLAS routines'). */
+void __capsule_libc_qsort_journal(void *base, size_t n, size_t size,
+                                  comparator cmp) {
+  (void)cmp;
+  if (__capsule_journal_depth && n && size)
+    __capsule_journal_write(base, (uint64_t)n * size);
+}
+
+void __capsule_libc_qsort_values_journal(void *base, size_t n, size_t size,
+                                         comparator cmp) {
+  __capsule_libc_qsort_journal(base, n, size, cmp);
 }

@@ -1,6 +1,7 @@
 // CBLAS routines (OpenBLAS): ddot, daxpy, dscal, dnrm2, dcopy, dgemv and
 // dgemm differentiated by Capsule's built-in rules, which call BLAS for the
-// adjoints (runtime/blas). Strides of 1, 2 and -1, row- and
+// adjoints (runtime/blas). Strides of 1, 2 and -1 (and dscal's and dnrm2's
+// strides of 0 and -1, with which BLAS does nothing), row- and
 // column-major matrices with padded leading dimensions, every transpose,
 // active scalars alpha and beta, beta = 0 (y and C not read), and inputs
 // overwritten after the call (the rules keep copies). Gradient and tangents
@@ -27,6 +28,17 @@ static double level1(double *p) {
   double d = cblas_ddot(3, w, 1, p + 14, 2);
   v[0] = 99; /* overwritten after the calls: the rules kept copies */
   return d + cblas_dnrm2(3, w, 1) * cblas_dnrm2(2, p + 20, 3);
+}
+
+/* dscal and dnrm2 do nothing with a stride that is not positive (BLAS
+ * returns at once): x stays as it is and the norm is 0, so the derivatives
+ * are those of the plain sum below. */
+static double nonpositive_strides(double *p) {
+  double v[4] = {p[0] * p[1], p[2], p[3] * p[3], p[4]};
+  cblas_dscal(4, p[5], v, -1);
+  cblas_dscal(2, p[6], v + 2, 0);
+  return v[0] + 2 * v[1] + 3 * v[2] + v[3] * v[0] +
+         cblas_dnrm2(4, v, -1) * p[7] + cblas_dnrm2(4, v, 0);
 }
 
 static int gemv_case;
@@ -78,6 +90,9 @@ static double level3(double *p) {
 
 
 static double level1_fd(double *x, void *ctx) { return level1(x); }
+static double nonpositive_strides_fd(double *x, void *ctx) {
+  return nonpositive_strides(x);
+}
 static double level2_fd(double *x, void *ctx) { return level2(x); }
 static double level3_fd(double *x, void *ctx) { return level3(x); }
 
@@ -86,6 +101,7 @@ int main(void) {
   for (int i = 0; i < NP; ++i)
     p[i] = 0.3 + 0.37 * sin(1.7 * i);
   CHECK_GRADIENT_AND_DIRECTION("level 1", level1, p, NP);
+  CHECK_GRADIENT_AND_DIRECTION("strides <= 0", nonpositive_strides, p, 8);
   for (gemv_case = 0; gemv_case < 8; ++gemv_case)
     CHECK_GRADIENT_AND_DIRECTION("dgemv", level2, p, NP);
   for (gemm_case = 0; gemm_case < 16; ++gemm_case)

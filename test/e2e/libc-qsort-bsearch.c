@@ -8,9 +8,12 @@
 // structs (their shadows move with them), an index array sorted by the
 // active values it indexes, sorts in a loop and in a callee, empty and
 // one-element arrays, keys found and not found. Gradient and a tangent per
-// input against central differences at -O0 to -O3; bsearch in a
-// checkpointed gradient too (qsort there is refused:
-// errors/libc-qsort-checkpointed.c).
+// input against central differences at -O0 to -O3. An array of doubles
+// sorted in place with the adjoints of its sorted contents handed in its
+// shadow (a vector-Jacobian product through memory: the forward sweep must
+// leave them where they are). Checkpointed gradients of sorts of numbers and
+// of bsearch (qsort of elements that may hold pointers is refused there:
+// errors/libc-qsort-unsupported.c).
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clang -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags && %t1
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
@@ -18,6 +21,7 @@
 #include <capsule/capsule.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "check.h"
 
 #define N 8
@@ -120,6 +124,37 @@ static double sorts_in_loop(double *x) {
   return s + v[2] * v[3];
 }
 
+/* Sorts x in place, then scales: out = 2 sort(x) + sort(x)[0]. */
+static void sort_in_place(double *x) {
+  qsort(x, N, sizeof *x, ascending);
+  for (int i = N - 1; i >= 0; --i)
+    x[i] = 2 * x[i] + x[0];
+}
+
+/* The adjoints of sort_in_place's output, handed in its shadow. */
+static double seed(int i) { return 1.0 + 0.5 * i; }
+
+/* sum_i seed(i) out_i(x): its gradient is what sort_in_place's gradient
+ * leaves in the shadow. */
+static double seeded_sum(double *x, void *ctx) {
+  (void)ctx;
+  double y[N], s = 0;
+  memcpy(y, x, sizeof y);
+  sort_in_place(y);
+  for (int i = 0; i < N; ++i)
+    s += seed(i) * y[i];
+  return s;
+}
+
+static void check_seeded_sort(const double *x0) {
+  double x[N], dx[N];
+  memcpy(x, x0, sizeof x);
+  for (int i = 0; i < N; ++i)
+    dx[i] = seed(i);
+  __capsule_autodiff((void *)sort_in_place, x, dx);
+  check_grad_fd("qsort in place, seeded", dx, seeded_sum, 0, x0, N);
+}
+
 /* bsearch of sorted structs, keys found and not: the element found is read
  * through bsearch's result. */
 static double searched(double *x) {
@@ -191,8 +226,14 @@ int main(void) {
   CHECK_GRADIENT_AND_TANGENTS(sorts_in_loop, x, N);
   CHECK_GRADIENT_AND_TANGENTS(searched, x, N);
   CHECK_GRADIENT_AND_TANGENTS(searched_doubles, x, N);
+  check_seeded_sort(x);
   double g[N] = {0};
   __capsule_autodiff_checkpointed((void *)searched_checkpointed, x, g);
   check_grad_fd("bsearch, checkpointed", g, searched_checkpointed_fd, 0, x, N);
+  double gd[N] = {0}, gl[N] = {0};
+  __capsule_autodiff_checkpointed((void *)sorted_doubles, x, gd);
+  check_grad_fd("qsort, checkpointed", gd, sorted_doubles_fd, 0, x, N);
+  __capsule_autodiff_checkpointed((void *)sorts_in_loop, x, gl);
+  check_grad_fd("qsort in a loop, checkpointed", gl, sorts_in_loop_fd, 0, x, N);
   return check_report();
 }

@@ -2,7 +2,8 @@
 // data: a routine without a rule (trmm), the Fortran interface declared with
 // gfortran's hidden string lengths, and second derivatives (forward over
 // reverse) through a routine that has a rule, whose rule is compiled into
-// the runtime and cannot be differentiated in turn.
+// the runtime and cannot be differentiated in turn, also over a checkpointed
+// gradient (which runs BLAS's rules; checkpointed/library-routines.c).
 // RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 #include <capsule/capsule.h>
@@ -33,9 +34,20 @@ static void dot_gradient(double *x, double *dx) {
 }
 // CHECK-DAG: error: capsule: cannot differentiate function 'cblas_ddot'{{.*}}: nested derivatives (forward over reverse, reverse over reverse, or derivatives of a derivative) of the library routine 'cblas_ddot' are not supported yet
 
+static double scaled(double *x) {
+  for (int t = 0; t < 10; ++t)
+    cblas_dscal(3, 0.9, x, 1);
+  return x[0] * x[1];
+}
+static void scaled_gradient(double *x, double *dx) {
+  __capsule_autodiff_checkpointed((void *)scaled, x, dx);
+}
+// CHECK-DAG: error: capsule: cannot differentiate function 'cblas_dscal'{{.*}}: nested derivatives (forward over reverse, reverse over reverse, or derivatives of a derivative) of the library routine 'cblas_dscal' are not supported yet
+
 void run(double *x, double *dx, double *v, double *dv) {
   double g[4];
   __capsule_autodiff((void *)trmm, x, g);
   __capsule_autodiff((void *)trsv, x, g);
   __capsule_fwddiff((void *)dot_gradient, x, v, dx, dv);
+  __capsule_fwddiff((void *)scaled_gradient, x, v, dx, dv);
 }

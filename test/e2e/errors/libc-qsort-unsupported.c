@@ -1,7 +1,9 @@
 // Error: qsort on active data where its built-in rules cannot go: inside a
-// checkpointed gradient (the schedule could not undo the sort's writes when
-// it re-executes a stage) and under a second derivative (forward over
-// reverse: the rules are compiled into the runtime).
+// checkpointed gradient, elements that may hold pointers (the rule moves
+// their shadows in the forward sweep, which would move the adjoints later
+// stages left there; numbers are fine: libc-qsort-bsearch.c), and under a
+// second derivative (forward over reverse: the rules are compiled into the
+// runtime), numbers too.
 // RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 #include <capsule/capsule.h>
@@ -12,9 +14,20 @@ static int ascending(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+struct named {
+  double value;
+  const char *name;
+};
+
+static double sorted_named(double *x) {
+  struct named v[3] = {{x[0], "a"}, {x[1] * x[1], "b"}, {x[2], "c"}};
+  // CHECK-DAG: libc-qsort-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot make function 'sorted_named' interruptible: a call of 'qsort', which has a built-in gradient rule, inside a checkpointed gradient is not supported yet (the rule moves the adjoints as it sorts)
+  qsort(v, 3, sizeof v[0], ascending);
+  return v[0].value + 2 * v[1].value + 3 * v[2].value;
+}
+
 static double sorted(double *x) {
   double v[3] = {x[0], x[1] * x[1], x[2]};
-  // CHECK-DAG: libc-qsort-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot make function 'sorted' interruptible: a call of 'qsort', which has a built-in gradient rule, inside a checkpointed gradient is not supported yet
   qsort(v, 3, sizeof v[0], ascending);
   return v[0] + 2 * v[1] + 3 * v[2];
 }
@@ -25,6 +38,6 @@ static void sorted_gradient(double *x, double *dx) {
 // CHECK-DAG: error: capsule: cannot differentiate function 'qsort'{{.*}}: nested derivatives (forward over reverse, reverse over reverse, or derivatives of a derivative) of the library routine 'qsort' are not supported yet
 
 void run(double *x, double *dx, double *v, double *dv) {
-  __capsule_autodiff_checkpointed((void *)sorted, x, dx);
+  __capsule_autodiff_checkpointed((void *)sorted_named, x, dx);
   __capsule_fwddiff((void *)sorted_gradient, x, v, dx, dv);
 }

@@ -1,0 +1,167 @@
+// BLAS routines and qsort inside checkpointed gradients and interruptible
+// runs. A simulation whose every step updates its state in place through
+// CBLAS and the Fortran interface: dgemv into a temporary, daxpy, dscal and
+// dcopy on strided views, dger and dsyrk accumulating into matrices, dgemm
+// with beta != 0 on the previous C, dtrsv and dtrsm solving in place,
+// dsymv, and ddot and dnrm2 reading; and a qsort of numbers in place. The
+// state lives in the caller's memory (the input itself), in the root's
+// stack arrays and in a heap block. The schedule re-executes steps from
+// capsules, so every routine's writes must be undone from the journal
+// (runtime/blas/Journal.c, runtime/libc/Sort.c): a capsule resumed twice
+// must give the same result, and the checkpointed gradient, with short
+// stages and every strategy, must equal the plain one (itself against
+// central differences). Forward mode over such a checkpointed gradient is
+// refused by name (errors/blas-unsupported.c: BLAS rules have no
+// derivatives of their own).
+// At -O2 the time loop, whose inner loops are unrolled, would be one atomic
+// step; CAPSULE_ATOMIC_LOOPS=0 keeps its yield point. The -O3 build keeps it
+// atomic and only checks the gradient (a single stage).
+// RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lopenblas
+// RUN: env CAPSULE_ATOMIC_LOOPS=0 %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lopenblas
+// RUN: %clang -O3 %capsule_cflags %s -o %t3 %capsule_ldflags -lopenblas
+// RUN: env OPENBLAS_NUM_THREADS=1 CAPSULE_LEAF_STEPS=40 %t0
+// RUN: env OPENBLAS_NUM_THREADS=1 CAPSULE_LEAF_STEPS=25 %t2
+// RUN: env OPENBLAS_NUM_THREADS=1 CAPSULE_LEAF_STEPS=30 CAPSULE_STRATEGY=treeverse CAPSULE_SPLIT=binomial CAPSULE_SNAPSHOTS=3 %t2
+// RUN: env OPENBLAS_NUM_THREADS=1 CAPSULE_LEAF_STEPS=30 CAPSULE_STRATEGY=binary %t2
+// RUN: env OPENBLAS_NUM_THREADS=1 %t2
+// RUN: env OPENBLAS_NUM_THREADS=1 %t3 gradient-only
+// More than a few stages, so that rollbacks happen:
+// RUN: env OPENBLAS_NUM_THREADS=1 CAPSULE_STATS=1 CAPSULE_LEAF_STEPS=30 %t2 2>&1 | FileCheck %s --check-prefix=STAGES
+// STAGES: checkpointed gradient of simulate: {{[0-9]+}} primal steps, {{[^;]*}}; {{[1-9][0-9]+}} stages
+#include <capsule/capsule.h>
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+
+void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
+            const int *k, const double *alpha, const double *a, const int *lda,
+            const double *b, const int *ldb, const double *beta, double *c,
+            const int *ldc);
+void daxpy_(const int *n, const double *alpha, const double *x,
+            const int *incx, double *y, const int *incy);
+void dtrsv_(const char *uplo, const char *trans, const char *diag,
+            const int *n, const double *a, const int *lda, double *x,
+            const int *incx);
+
+#define N 4
+#define LD 5 /* padded leading dimension */
+#define STEPS 24
+/* p: the matrix A (N x N), then the state x (N), updated in place. */
+#define NA (N * N)
+#define NP (NA + N)
+
+/* Stable triangular factors built from A: unit-ish diagonals. */
+static void triangles(const double *a, double *lower, double *upper) {
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) {
+      lower[i + j * LD] = i == j ? 1.5 + 0.1 * a[i] : i > j ? 0.1 * a[j] : 0;
+      upper[i * LD + j] = i == j ? 1.2 + 0.05 * a[j] : j > i ? 0.1 * a[i] : 0;
+    }
+}
+
+static int ascending(const void *p, const void *q) {
+  double u = *(const double *)p, v = *(const double *)q;
+  return (u > v) - (u < v);
+}
+
+static double simulate(double *p) {
+  double *a = p, *x = p + NA;
+  double y[N], z[N] = {0}, w[2 * N], lower[N * LD], upper[N * LD];
+  double m[N * LD] = {0}, s[N * N] = {0}, b[N * 2];
+  double *c = calloc(N * LD, sizeof *c);
+  const int n = N, ld = LD, one = 1;
+  const double half = 0.5, tenth = 0.1;
+  triangles(a, lower, upper);
+  for (int i = 0; i < N * 2; ++i)
+    b[i] = 0.3 * i - 1;
+  for (int t = 0; t < STEPS; ++t) {
+    /* y = 0.4 A x, squashed; x += y. */
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, N, N, 0.4, a, N, x, 1, 0.0, y, 1);
+    for (int i = 0; i < N; ++i)
+      y[i] = y[i] / (1 + y[i] * y[i]);
+    cblas_daxpy(N, 1.0, y, 1, x, 1);
+    /* m += 0.1 x y^T; c = 0.5 m A^T + 0.5 c (Fortran, column-major). */
+    cblas_dger(CblasColMajor, N, N, 0.1, x, 1, y, 1, m, LD);
+    dgemm_("N", "t", &n, &n, &n, &half, m, &ld, a, &n, &half, c, &ld);
+    /* Solves in place: x = L^-1 x (Fortran), b = U^-1 b. */
+    dtrsv_("L", "N", "n", &n, lower, &ld, x, &one);
+    cblas_dtrsm(CblasRowMajor, CblasLeft, CblasUpper, CblasNoTrans,
+                CblasNonUnit, N, 2, 1.0, upper, LD, b, 2);
+    /* z = 0.2 sym(c) x + 0.9 z; s = 0.8 s + 0.1 x x^T (lower). */
+    cblas_dsymv(CblasColMajor, CblasUpper, N, 0.2, c, LD, x, 1, 0.9, z, 1);
+    cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, N, 1, 0.1, x, N, 0.8,
+                s, N);
+    /* b[:, 1] += 0.1 z (Fortran, stride 2); x += 0.1 b[:, 0] backwards. */
+    daxpy_(&n, &tenth, z, &one, b + 1, (const int[]){2});
+    cblas_daxpy(N, 0.1, b, 2, x, -1);
+    /* w (stride 2) = z, scaled backwards; z -= 0.05 w. */
+    cblas_dcopy(N, z, 1, w, 2);
+    cblas_dscal(N, 0.7, w, -2);
+    cblas_daxpy(N, -0.05, w, 2, z, 1);
+    /* The largest of z drives y next step: z sorted in place. */
+    qsort(z, N, sizeof *z, ascending);
+    x[t % N] += 0.05 * z[N - 1];
+  }
+  double r = cblas_ddot(N, x, 1, z, 1) + cblas_dnrm2(N * LD, c, 1) +
+             cblas_ddot(N * 2, b, 1, b, 1);
+  for (int i = 0; i < N; ++i)
+    r += s[i + i * N] * (i + 1) + m[i * LD + N - 1 - i];
+  free(c);
+  return r;
+}
+
+CHECK_FD_OF(simulate)
+
+static void initial(double *p) {
+  for (int i = 0; i < NP; ++i)
+    p[i] = 0.5 * sin(1.3 * i + 0.2) + (i < NA && i % (N + 1) == 0 ? 0.4 : 0);
+}
+
+/* The checkpointed gradient against the plain one, and the state (which the
+ * function updates in place) as the plain gradient leaves it. */
+static void check_checkpointed(void) {
+  double p0[NP], p[NP], dp[NP] = {0}, q[NP], dq[NP] = {0};
+  initial(p0);
+  memcpy(p, p0, sizeof p);
+  memcpy(q, p0, sizeof q);
+  __capsule_autodiff((void *)simulate, p, dp);
+  check_grad_fd("simulate plain", dp, simulate_fd, 0, p0, NP);
+  __capsule_autodiff_checkpointed((void *)simulate, q, dq);
+  check_vec_cf("simulate checkpointed vs plain", dq, dp, NP);
+  check_vec_cf("simulate checkpointed state", q, p, NP);
+}
+
+/* The primal interrupted at several points and resumed twice from each
+ * capsule: the second resume sees memory as the capsule found it only if
+ * the routines' writes were undone. */
+static void check_interrupted(void) {
+  double p0[NP], p[NP];
+  initial(p0);
+  memcpy(p, p0, sizeof p);
+  double want = simulate(p);
+  memcpy(p, p0, sizeof p);
+  uint64_t steps = __capsule_primops((void *)simulate, p);
+  for (int part = 1; part < 8; ++part) {
+    memcpy(p, p0, sizeof p);
+    capsule_t *cap = __capsule_interrupt((void *)simulate, steps * part / 8, p);
+    if (!cap) {
+      check_close("simulate was interrupted", 0, 1, 0, 0);
+      return;
+    }
+    double r1, r2;
+    capsule_resume(cap, &r1);
+    capsule_resume(cap, &r2);
+    capsule_release(cap);
+    check_cf("simulate resumed", r1, want);
+    check_cf("simulate resumed again", r2, want);
+  }
+}
+
+int main(int argc, char **argv) {
+  check_checkpointed();
+  if (argc < 2 || strcmp(argv[1], "gradient-only"))
+    check_interrupted();
+  return check_report();
+}
