@@ -29,6 +29,7 @@
 #include "Support/Preprocess.h"
 #include "Support/RuntimeABI.h"
 #include "Support/RuntimeStateInRegisters.h"
+#include "Support/SortCalls.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PointerIntPair.h"
@@ -131,30 +132,33 @@ static bool callsTeamCode(const CallBase &Call, bool InTeam) {
          (Callee && isForkedMicrotask(*Callee));
 }
 
-/// Why a call of \p Callee, which has a gradient rule, cannot be
+/// Why \p Call, of \p Callee, which has a gradient rule, cannot be
 /// differentiated in checkpointed code, if it cannot. The BLAS routines'
 /// rules can: the journal saves what the routine writes
 /// (runtime/blas/Journal.c) and their augmented rules touch no shadow
-/// memory. A custom rule is the user's code, whose writes to memory (and
-/// the tape it allocates) the schedule could not undo when it re-executes;
-/// qsort's rule for elements that may hold pointers permutes the shadows as
-/// it sorts, which would move the adjoints later stages left there.
+/// memory. So can qsort of elements known to hold no pointers
+/// (SortCalls.h). A custom rule is the user's code, whose writes to memory
+/// (and the tape it allocates) the schedule could not undo when it
+/// re-executes. A sort of elements that hold pointers must move their
+/// shadow pointers in every run, green runs too, and where checkpointed
+/// code keeps them (beside runtime memory, or journaled): not yet.
 static std::optional<std::string>
-whyRuleNotCheckpointable(const Function &Callee) {
+whyRuleNotCheckpointable(const CallBase &Call, const Function &Callee) {
   std::optional<GradientRule> Rule = gradientRule(Callee);
   if (!Rule)
     return std::nullopt;
   std::optional<StringRef> Routine = libraryRoutineOfRule(*Rule->Augment);
-  // qsort of numbers calls the runtime's qsort of values, which is fine.
-  if (Routine && Callee.getName() != "qsort")
+  bool Sort = Routine && *Routine == "qsort";
+  if (Routine && (!Sort || !sortMovesShadowPointers(Call)))
     return std::nullopt;
   return "a call of '" + displayName(Callee) + "', which has a " +
          (Routine ? "built-in" : "custom") +
          " gradient rule, inside a checkpointed gradient is not supported "
          "yet (" +
-         (Routine ? "the rule moves the adjoints as it sorts"
-                  : "the rule's writes to memory could not be undone when "
-                    "the schedule re-executes") +
+         (Sort ? "for elements that hold pointers, or whose layout is "
+                 "unknown, the rule moves their shadows as it sorts"
+               : "the rule's writes to memory could not be undone when the "
+                 "schedule re-executes") +
          "); use the plain gradient";
 }
 
@@ -187,8 +191,9 @@ bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
         continue;
       Function *Callee = Call->getCalledFunction();
       if (std::optional<std::string> Why =
-              ForCheckpointing && Callee ? whyRuleNotCheckpointable(*Callee)
-                                         : std::nullopt) {
+              ForCheckpointing && Callee
+                  ? whyRuleNotCheckpointable(*Call, *Callee)
+                  : std::nullopt) {
         reportNotInterruptible(*Call, *F, *Why);
         Ok = false;
         continue;

@@ -7,6 +7,7 @@
 #include "Support/GeneratedCode.h"
 #include "Support/LibraryRules.h"
 #include "Support/LinkTime.h"
+#include "Support/SortCalls.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -518,6 +519,7 @@ void readCustomRules(Module &M) {
   readAnnotations(M);
   readEnzymeAttributes(M);
   attachLibraryRules(M);
+  noteSortLayouts(M);
   if (PreLink) {
     appendToCompilerUsed(M, SmallVector<GlobalValue *, 4>(Registrations.begin(),
                                                           Registrations.end()));

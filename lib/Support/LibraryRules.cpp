@@ -1,14 +1,10 @@
 //===- LibraryRules.cpp - Built-in rules of library routines -------------===//
 #include "Support/LibraryRules.h"
 
-#include "Analysis/MemoryKinds.h"
 #include "Support/CustomRules.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/DerivedTypes.h"
-#include "llvm/IR/InstIterator.h"
-#include "llvm/IR/InstrTypes.h"
-#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -17,12 +13,6 @@ using namespace llvm;
 namespace capsule {
 
 namespace {
-
-/// qsort of floating-point data (runtime/libc/Sort.c): the runtime calls
-/// qsort; its rules leave shadow memory alone in the forward sweep.
-constexpr const char *SortValues = "__capsule_libc_qsort_values";
-/// Metadata on the qsort calls that sort numbers (sortValuesApart).
-constexpr const char *SortsValuesKind = "capsule.sorts.values";
 
 /// A routine with rules in the runtime: the stem of its rules' names, its
 /// C signature, one letter per type (result first; v void, d double, i
@@ -65,7 +55,7 @@ constexpr LibraryRoutine Routines[] = {
     {"dtrsm_", "blas_f_dtrsm", "vppppppppppp", true},
     {"dsyrk_", "blas_f_dsyrk", "vpppppppppp", true},
     {"qsort", "libc_qsort", "vpllp", true},
-    {SortValues, "libc_qsort_values", "vpllp", true},
+    {QsortWithLayout, "libc_qsort_layout", "vpllpp", true},
 };
 
 Type *typeOf(LLVMContext &C, char Letter) {
@@ -131,7 +121,7 @@ constexpr StringLiteral RulePrefix = "__capsule_";
 
 /// What the program calls \p R.
 StringRef programName(const LibraryRoutine &R) {
-  return R.Name == SortValues ? "qsort" : R.Name;
+  return R.Name == QsortWithLayout ? "qsort" : R.Name;
 }
 
 /// The routine of the table \p F is, with the signature the runtime's
@@ -164,50 +154,18 @@ void attachRules(Function &F, const LibraryRoutine &R) {
   appendToCompilerUsed(M, {Aug, Grad, Tan});
 }
 
-/// Marks the calls of \p Sort whose array holds numbers and no pointers,
-/// while the types clang gave the memory can still be seen (optimization
-/// turns typed GEPs into byte offsets and drops unused fields' accesses).
-void markSortsOfValues(Function &Sort) {
-  for (User *U : Sort.users())
-    if (auto *Call = dyn_cast<CallBase>(U);
-        Call && Call->getCalledOperand() == &Sort) {
-      ElementKind Kind = pointeeKind(Call->getArgOperand(0));
-      if (Kind == ElementKind::F64 || Kind == ElementKind::F32)
-        Call->setMetadata(SortsValuesKind, MDNode::get(Sort.getContext(), {}));
-    }
-}
-
 } // namespace
 
 void attachLibraryRules(Module &M) {
-  for (const LibraryRoutine &R : Routines) {
-    Function *F = M.getFunction(R.Name);
-    if (!F || routineOf(*F) != &R || gradientRule(*F) || tangentRule(*F))
-      continue;
-    attachRules(*F, R);
-    if (programName(R) == "qsort")
-      markSortsOfValues(*F);
-  }
+  for (const LibraryRoutine &R : Routines)
+    if (Function *F = M.getFunction(R.Name))
+      attachLibraryRules(*F);
 }
 
-void sortValuesApart(Function &F) {
-  Module &M = *F.getParent();
-  Function *Sort = M.getFunction("qsort");
-  std::optional<GradientRule> Rule = Sort ? gradientRule(*Sort) : std::nullopt;
-  // Only where qsort has the built-in rules (not the program's own).
-  if (!Rule || !libraryRoutineOfRule(*Rule->Augment))
-    return;
-  for (Instruction &I : instructions(F)) {
-    auto *Call = dyn_cast<CallBase>(&I);
-    if (!Call || Call->getCalledOperand() != Sort ||
-        !Call->getMetadata(SortsValuesKind))
-      continue;
-    auto *Values = cast<Function>(
-        M.getOrInsertFunction(SortValues, Sort->getFunctionType()).getCallee());
-    if (!gradientRule(*Values))
-      attachRules(*Values, *routineOf(*Values));
-    Call->setCalledFunction(Values);
-  }
+void attachLibraryRules(Function &F) {
+  if (const LibraryRoutine *R = routineOf(F);
+      R && !gradientRule(F) && !tangentRule(F))
+    attachRules(F, *R);
 }
 
 bool isLibraryRoutine(const Function &F) { return routineOf(F) != nullptr; }

@@ -6,8 +6,8 @@
 // dtrsv, dsymv, dgemm, dtrsm and dsyrk, through CBLAS (cblas_dgemm) or the
 // Fortran interface (dgemm_), whose rules call BLAS for the adjoints
 // (runtime/blas); and the C library's qsort, whose rules move the shadows
-// as the sort moves the elements (runtime/libc), or, for arrays of numbers,
-// the runtime's qsort of values, whose forward rule leaves them in place.
+// as the sort moves the elements (runtime/libc), or, for elements whose
+// layout is known, the runtime's qsort with that layout (SortCalls.h).
 // Only declarations with the ABI the runtime's definitions assume get them:
 // 32-bit integers and enumerations for BLAS (OpenBLAS's and the reference
 // BLAS's default). The runtime also knows what each routine writes, for
@@ -30,14 +30,13 @@ namespace capsule {
 /// Attaches the runtime's rules to the library routines \p M declares.
 void attachLibraryRules(llvm::Module &M);
 
-/// qsort's rule moves the shadows with the elements in the forward sweep,
-/// as the shadow pointers of pointer fields must; the adjoints a gradient
-/// was handed in the array (of its sorted contents) must stay where they
-/// are until the reverse sweep moves them back. In \p F, a clone being
-/// prepared for differentiation, calls sorting memory that holds
-/// floating-point numbers (and integers) but no pointers call the runtime's
-/// qsort of values instead, whose rules do that.
-void sortValuesApart(llvm::Function &F);
+/// Attaches the runtime's rules to \p F, declared later, if it is one of
+/// those routines.
+void attachLibraryRules(llvm::Function &F);
+
+/// The runtime's qsort that knows where its elements keep pointers
+/// (SortCalls.h).
+inline constexpr const char *QsortWithLayout = "__capsule_libc_qsort_layout";
 
 /// Whether \p F is one of those routines, with the ABI the runtime
 /// assumes.
@@ -53,7 +52,7 @@ llvm::Function *libraryJournal(llvm::Function &Routine);
 bool isLibraryJournal(llvm::StringRef Name);
 
 /// The routine the program called where the pass calls the function named
-/// \p Name instead (qsort, for the runtime's qsort of values), if it is
+/// \p Name instead (qsort, for the runtime's qsort with layout), if it is
 /// such a function.
 std::optional<llvm::StringRef> routineStoodFor(llvm::StringRef Name);
 

@@ -8,9 +8,9 @@
 #include "Support/FloatBitOperations.h"
 #include "Support/IntegerAddresses.h"
 #include "Support/LibmPointerOutputs.h"
-#include "Support/LibraryRules.h"
 #include "Support/ParallelRegions.h"
 #include "Support/SearchCalls.h"
+#include "Support/SortCalls.h"
 #include "Support/X86VectorOps.h"
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -305,7 +305,7 @@ Function *prepareForDifferentiation(Function &F) {
   devirtualizeKnownLibraryCalls(*P);
   separateLibmPointerOutputs(*P);
   lowerSearchCalls(*P);
-  sortValuesApart(*P);
+  lowerSortCalls(*P);
   lowerSynchronisation(*P);
   removeUnreachableBlocks(*P);
   unifyReturns(*P);

@@ -103,31 +103,50 @@ void __capsule_libc_qsort_tan(void *base, void *dbase, size_t n, size_t dn,
   free(order);
 }
 
-/* qsort of floating-point numbers (and integers), without pointers: the
- * pass calls this instead (lib/Support/LibraryRules.cpp). The forward
- * sweep leaves the shadow where it is, since the adjoints a gradient was
- * handed there belong to the sorted contents; the reverse sweep moves them
- * back to where each value came from, as qsort's rule does. */
-void __capsule_libc_qsort_values(void *base, size_t n, size_t size,
-                                 comparator cmp) {
+/* qsort of elements whose pointer stretches the pass knows: layout[0]
+ * stretches, then each one's offset and size (none for numbers). The pass
+ * calls this instead of qsort in code it differentiates
+ * (lib/Support/SortCalls.cpp). The forward sweep moves only those stretches
+ * of the shadow with the elements, the shadow pointers; the adjoints stay,
+ * since those a gradient was handed there belong to the sorted contents
+ * (and in a checkpointed gradient, to later stages). The reverse sweep moves
+ * whole elements back, as qsort's rule does. */
+void __capsule_libc_qsort_layout(void *base, size_t n, size_t size,
+                                 comparator cmp, const uint64_t *layout) {
+  (void)layout;
   qsort(base, n, size, cmp);
 }
 
-void *__capsule_libc_qsort_values_aug(void *base, void *dbase, size_t n,
+void *__capsule_libc_qsort_layout_aug(void *base, void *dbase, size_t n,
                                       size_t dn, size_t size, size_t dsize,
-                                      comparator cmp, void *dcmp) {
-  return sort_with_order(base, n, size, cmp);
+                                      comparator cmp, void *dcmp,
+                                      const uint64_t *layout, void *dlayout) {
+  size_t *order = sort_with_order(base, n, size, cmp);
+  if (layout[0] > 0) {
+    char *shadow = dbase, *old = checked_malloc(n * size);
+    memcpy(old, shadow, n * size);
+    for (size_t i = 0; i < n; ++i)
+      for (uint64_t k = 0; k < layout[0]; ++k) {
+        uint64_t at = layout[1 + 2 * k], bytes = layout[2 + 2 * k];
+        memcpy(shadow + i * size + at, old + order[i] * size + at, bytes);
+      }
+    free(old);
+  }
+  return order;
 }
 
-void __capsule_libc_qsort_values_grad(void *base, void *dbase, size_t n,
+void __capsule_libc_qsort_layout_grad(void *base, void *dbase, size_t n,
                                       size_t dn, size_t size, size_t dsize,
-                                      comparator cmp, void *dcmp, void *tape) {
+                                      comparator cmp, void *dcmp,
+                                      const uint64_t *layout, void *dlayout,
+                                      void *tape) {
   __capsule_libc_qsort_grad(base, dbase, n, dn, size, dsize, cmp, dcmp, tape);
 }
 
-void __capsule_libc_qsort_values_tan(void *base, void *dbase, size_t n,
+void __capsule_libc_qsort_layout_tan(void *base, void *dbase, size_t n,
                                      size_t dn, size_t size, size_t dsize,
-                                     comparator cmp, void *dcmp) {
+                                     comparator cmp, void *dcmp,
+                                     const uint64_t *layout, void *dlayout) {
   __capsule_libc_qsort_tan(base, dbase, n, dn, size, dsize, cmp, dcmp);
 }
 
@@ -147,7 +166,9 @@ void __capsule_libc_qsort_journal(void *base, size_t n, size_t size,
     __capsule_journal_write(base, (uint64_t)n * size);
 }
 
-void __capsule_libc_qsort_values_journal(void *base, size_t n, size_t size,
-                                         comparator cmp) {
+void __capsule_libc_qsort_layout_journal(void *base, size_t n, size_t size,
+                                         comparator cmp,
+                                         const uint64_t *layout) {
+  (void)layout;
   __capsule_libc_qsort_journal(base, n, size, cmp);
 }

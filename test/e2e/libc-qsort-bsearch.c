@@ -11,8 +11,10 @@
 // input against central differences at -O0 to -O3. An array of doubles
 // sorted in place with the adjoints of its sorted contents handed in its
 // shadow (a vector-Jacobian product through memory: the forward sweep must
-// leave them where they are). Checkpointed gradients of sorts of numbers and
-// of bsearch (qsort of elements that may hold pointers is refused there:
+// leave them where they are), and so an array of structs with a pointer
+// field (whose shadow pointer must move). Checkpointed gradients of sorts of
+// numbers and of structs of numbers, and of bsearch (qsort of elements that
+// hold pointers or whose layout is unknown is refused there:
 // errors/libc-qsort-unsupported.c).
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clang -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags && %t1
@@ -76,6 +78,31 @@ static double sorted_structs(double *x) {
   double s = 0;
   for (int i = 0; i < N; ++i)
     s += it[i].weight * *it[i].source * (i + 1) + it[i].scale * it[i].scale * i;
+  return s;
+}
+
+typedef struct {
+  double weight;
+  int key;
+  double scale;
+} keyed;
+
+static int by_keyed(const void *a, const void *b) {
+  return ((const keyed *)a)->key - ((const keyed *)b)->key;
+}
+
+/* Structs of numbers with ties, for the checkpointed gradient. */
+static double sorted_keyed(double *x) {
+  keyed k[N];
+  for (int i = 0; i < N; ++i) {
+    k[i].key = (i * 5) % 3;
+    k[i].weight = x[i] * x[(i + 1) % N];
+    k[i].scale = sin(x[i]);
+  }
+  qsort(k, N, sizeof k[0], by_keyed);
+  double s = 0;
+  for (int i = 0; i < N; ++i)
+    s += k[i].weight * (i + 1) + k[i].scale * k[i].scale * (N - i);
   return s;
 }
 
@@ -155,6 +182,52 @@ static void check_seeded_sort(const double *x0) {
   check_grad_fd("qsort in place, seeded", dx, seeded_sum, 0, x0, N);
 }
 
+/* Structs with a pointer field sorted in place (the layout is known: the
+ * pointer's shadow moves with the element, the weights' adjoints stay):
+ * each weight becomes weight * (i + 1) * *source after the sort. */
+static void sort_items_in_place(item *it) {
+  qsort(it, N, sizeof *it, by_key);
+  for (int i = 0; i < N; ++i)
+    it[i].weight *= (i + 1) * *it[i].source;
+}
+
+/* The items over p: weights p[0..N), sources into p[N..2N). */
+static void make_items(item *it, double *p) {
+  for (int i = 0; i < N; ++i) {
+    it[i].key = (i * 5) % 3;
+    it[i].weight = p[i];
+    it[i].source = &p[N + (i * 3) % N];
+    it[i].scale = 1;
+  }
+}
+
+static double seeded_items_sum(double *p, void *ctx) {
+  (void)ctx;
+  item it[N];
+  double s = 0;
+  make_items(it, p);
+  sort_items_in_place(it);
+  for (int i = 0; i < N; ++i)
+    s += seed(i) * it[i].weight;
+  return s;
+}
+
+static void check_seeded_item_sort(const double *x0) {
+  double p[2 * N], dp[2 * N] = {0}, p0[2 * N];
+  item it[N], dit[N];
+  for (int i = 0; i < 2 * N; ++i)
+    p0[i] = p[i] = x0[i % N] + 0.1 * i;
+  make_items(it, p);
+  make_items(dit, dp);
+  for (int i = 0; i < N; ++i)
+    dit[i].weight = seed(i);
+  __capsule_autodiff((void *)sort_items_in_place, it, dit);
+  for (int i = 0; i < N; ++i)
+    dp[i] = dit[i].weight;
+  check_grad_fd("qsort of structs in place, seeded", dp, seeded_items_sum, 0,
+                p0, 2 * N);
+}
+
 /* bsearch of sorted structs, keys found and not: the element found is read
  * through bsearch's result. */
 static double searched(double *x) {
@@ -210,6 +283,7 @@ static double searched_checkpointed(double *x) {
   static double F##_fd(double *x, void *ctx) { return F(x); }
 WRAP(sorted_doubles)
 WRAP(sorted_structs)
+WRAP(sorted_keyed)
 WRAP(sorted_indices)
 WRAP(sorts_in_loop)
 WRAP(searched)
@@ -227,6 +301,7 @@ int main(void) {
   CHECK_GRADIENT_AND_TANGENTS(searched, x, N);
   CHECK_GRADIENT_AND_TANGENTS(searched_doubles, x, N);
   check_seeded_sort(x);
+  check_seeded_item_sort(x);
   double g[N] = {0};
   __capsule_autodiff_checkpointed((void *)searched_checkpointed, x, g);
   check_grad_fd("bsearch, checkpointed", g, searched_checkpointed_fd, 0, x, N);
@@ -235,5 +310,8 @@ int main(void) {
   check_grad_fd("qsort, checkpointed", gd, sorted_doubles_fd, 0, x, N);
   __capsule_autodiff_checkpointed((void *)sorts_in_loop, x, gl);
   check_grad_fd("qsort in a loop, checkpointed", gl, sorts_in_loop_fd, 0, x, N);
+  double gk[N] = {0};
+  __capsule_autodiff_checkpointed((void *)sorted_keyed, x, gk);
+  check_grad_fd("qsort of structs, checkpointed", gk, sorted_keyed_fd, 0, x, N);
   return check_report();
 }
