@@ -304,8 +304,8 @@ static bool hasNoDerivative(StringRef Name) {
     return true;
   if (isCxxLibraryWithoutFloatingPoint(Name))
     return true;
-  // Saving what a library routine writes, for interruptible code.
-  if (isLibraryJournal(Name))
+  // What a library routine writes and costs, for interruptible code.
+  if (isLibraryStepFunction(Name))
     return true;
   return StringSwitch<bool>(Name)
       .Cases("printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs", true)

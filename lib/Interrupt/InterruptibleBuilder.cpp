@@ -135,7 +135,7 @@ static bool callsTeamCode(const CallBase &Call, bool InTeam) {
 /// Why \p Call, of \p Callee, which has a gradient rule, cannot be
 /// differentiated in checkpointed code, if it cannot. The BLAS routines'
 /// rules can: the journal saves what the routine writes
-/// (runtime/blas/Journal.c) and their augmented rules touch no shadow
+/// (runtime/blas/Steps.c) and their augmented rules touch no shadow
 /// memory. So can qsort of elements known to hold no pointers
 /// (SortCalls.h). A custom rule is the user's code, whose writes to memory
 /// (and the tape it allocates) the schedule could not undo when it

@@ -164,7 +164,7 @@ private:
   void redirectAllocation(CallBase &Call, CalleeKind Kind);
   void redirectTangentBlock(CallBase &Call, NestedRuntime Kind);
   std::optional<CalleeKind> allocationKind(const CallBase &Call) const;
-  void journalLibraryOutputs(CallBase &Call);
+  void journalAndChargeLibraryCall(CallBase &Call);
   void chargeBlocks();
 
   Function &F;
@@ -386,7 +386,7 @@ bool Instrumenter::checkStackSlot(AllocaInst &AI) {
   return true;
 }
 
-void Instrumenter::journalLibraryOutputs(CallBase &Call) {
+void Instrumenter::journalAndChargeLibraryCall(CallBase &Call) {
   Function *Callee = Call.getCalledFunction();
   if (!Callee || !Callee->isDeclaration())
     return;
@@ -395,10 +395,19 @@ void Instrumenter::journalLibraryOutputs(CallBase &Call) {
     emitJournalBarrier(B, ABI, Call.getArgOperand(Arg), B.getInt64(Bytes));
   }
   // BLAS routines and qsort: the runtime knows from the arguments which
-  // span each writes.
-  if (Function *Journal = libraryJournal(*Callee))
-    IRBuilder<>(&Call).CreateCall(Journal,
-                                  SmallVector<Value *, 16>(Call.args()));
+  // span each writes and how much work the call does, which is charged as
+  // the routine's loops would be were they instrumented (so that a stage
+  // of a checkpointed gradient holds a bounded amount of it). Team code is
+  // charged by its own rules (StepModel::chargesItself).
+  if (Function *Step = libraryStepFunction(*Callee)) {
+    IRBuilder<> B(&Call);
+    Value *Steps = B.CreateCall(Step, SmallVector<Value *, 16>(Call.args()));
+    if (Model.chargesWork(*Call.getParent()) && !Model.isTeamCode(F)) {
+      Value *Budget = ABI.budgetAddress(B);
+      Value *Left = B.CreateLoad(B.getInt64Ty(), Budget, "steps.left");
+      B.CreateStore(B.CreateSub(Left, Steps), Budget);
+    }
+  }
 }
 
 void Instrumenter::chargeBlocks() {
@@ -467,7 +476,7 @@ bool Instrumenter::run() {
   for (auto [Call, Kind] : TangentBlocks)
     redirectTangentBlock(*Call, Kind);
   for (CallBase *Call : OtherCalls)
-    journalLibraryOutputs(*Call);
+    journalAndChargeLibraryCall(*Call);
   for (Instruction *I : Writes) {
     std::optional<Write> W = journaledWrite(*I);
     IRBuilder<> B(I);

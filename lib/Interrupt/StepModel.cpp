@@ -30,10 +30,14 @@ bool isFreeInstruction(const Instruction &I) {
   return false;
 }
 
+bool StepModel::chargesWork(const BasicBlock &BB) const {
+  return !OnlyCounted && !isReplayArm(BB) && !InCritical.count(&BB);
+}
+
 uint64_t StepModel::blockCost(const BasicBlock &BB) const {
   if (OnlyCounted)
     return BB.getParent() == OnlyCounted && BB.isEntryBlock();
-  if (isReplayArm(BB) || InCritical.count(&BB))
+  if (!chargesWork(BB))
     return 0;
   uint64_t Cost = 0;
   for (const Instruction &I : BB) {

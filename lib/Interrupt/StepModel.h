@@ -3,13 +3,14 @@
 //
 // Interruptible execution counts steps (docs/interrupt.md): each block costs
 // its instruction count, a call to a bounded leaf function costs the leaf's
-// bound (it runs atomically), and an external call is one instruction. A
-// function is a bounded leaf when its control flow is acyclic, it is not
-// recursive and it calls only bounded leaves and external functions; every
-// other function reachable from a root, and the root itself, is resumable:
-// it gets a step variant that can yield. The code of an OpenMP parallel
-// region is neither: its team never stops inside it, loops or not, so it
-// runs atomically, each thread charging the iterations of its loops.
+// bound (it runs atomically), and an external call is one instruction (a
+// library routine whose work the runtime knows is charged that work besides,
+// StepInstrumentation.cpp). A function is a bounded leaf when its control flow
+// is acyclic, it is not recursive and it calls only bounded leaves and external
+// functions; every other function reachable from a root, and the root itself,
+// is resumable: it gets a step variant that can yield. The code of an OpenMP
+// parallel region is neither: its team never stops inside it, loops or not, so
+// it runs atomically, each thread charging the iterations of its loops.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_STEPMODEL_H
 #define CAPSULE_STEPMODEL_H
@@ -62,6 +63,12 @@ public:
   /// debug or lifetime markers excluded) plus the bounds of the leaves it
   /// calls.
   uint64_t blockCost(const llvm::BasicBlock &BB) const;
+  /// Whether the work \p BB does is charged (its instructions, and the work
+  /// of the library routines it calls): not in loop-iteration
+  /// checkpointing, which counts calls of one function only, nor in blocks
+  /// whose charge could differ between runs (replay arms, critical
+  /// sections).
+  bool chargesWork(const llvm::BasicBlock &BB) const;
 
 private:
   bool isAcyclic(const llvm::Function &F) const;

@@ -16,24 +16,21 @@ namespace {
 
 /// A routine with rules in the runtime: the stem of its rules' names, its
 /// C signature, one letter per type (result first; v void, d double, i
-/// 32-bit integer or enumeration, l 64-bit integer, p pointer), whether
-/// its augmented rule returns a tape, and whether it writes memory (then
-/// the runtime has a function that journals what it writes, taking the
-/// routine's arguments). The Fortran interface takes every argument by
-/// address; its rules keep the scalars' values on their tapes.
+/// 32-bit integer or enumeration, l 64-bit integer, p pointer), and whether
+/// its augmented rule returns a tape. The Fortran interface takes every
+/// argument by address; its rules keep the scalars' values on their tapes.
 struct LibraryRoutine {
   const char *Name;
   const char *Stem;
   const char *Signature;
   bool Tape;
-  bool Writes = true;
 };
 
 constexpr LibraryRoutine Routines[] = {
-    {"cblas_ddot", "blas_ddot", "dipipi", true, false},
+    {"cblas_ddot", "blas_ddot", "dipipi", true},
     {"cblas_daxpy", "blas_daxpy", "vidpipi", true},
     {"cblas_dscal", "blas_dscal", "vidpi", true},
-    {"cblas_dnrm2", "blas_dnrm2", "dipi", true, false},
+    {"cblas_dnrm2", "blas_dnrm2", "dipi", true},
     {"cblas_dcopy", "blas_dcopy", "vipipi", false},
     {"cblas_dgemv", "blas_dgemv", "viiiidpipidpi", true},
     {"cblas_dger", "blas_dger", "viiidpipipi", true},
@@ -42,10 +39,10 @@ constexpr LibraryRoutine Routines[] = {
     {"cblas_dgemm", "blas_dgemm", "viiiiiidpipidpi", true},
     {"cblas_dtrsm", "blas_dtrsm", "viiiiiiidpipi", true},
     {"cblas_dsyrk", "blas_dsyrk", "viiiiidpidpi", true},
-    {"ddot_", "blas_f_ddot", "dppppp", true, false},
+    {"ddot_", "blas_f_ddot", "dppppp", true},
     {"daxpy_", "blas_f_daxpy", "vpppppp", true},
     {"dscal_", "blas_f_dscal", "vpppp", true},
-    {"dnrm2_", "blas_f_dnrm2", "dppp", true, false},
+    {"dnrm2_", "blas_f_dnrm2", "dppp", true},
     {"dcopy_", "blas_f_dcopy", "vppppp", true},
     {"dgemv_", "blas_f_dgemv", "vppppppppppp", true},
     {"dger_", "blas_f_dger", "vppppppppp", true},
@@ -177,20 +174,22 @@ std::optional<StringRef> routineStoodFor(StringRef Name) {
   return std::nullopt;
 }
 
-Function *libraryJournal(Function &Routine) {
+Function *libraryStepFunction(Function &Routine) {
   const LibraryRoutine *R = routineOf(Routine);
-  if (!R || !R->Writes)
+  if (!R)
     return nullptr;
-  return declareRule(*Routine.getParent(), R->Stem, "journal",
-                     Routine.getFunctionType());
+  FunctionType *FT = Routine.getFunctionType();
+  return declareRule(*Routine.getParent(), R->Stem, "step",
+                     FunctionType::get(Type::getInt64Ty(Routine.getContext()),
+                                       FT->params(),
+                                       /*isVarArg=*/false));
 }
 
-bool isLibraryJournal(StringRef Name) {
-  if (!Name.consume_front(RulePrefix) || !Name.consume_back("_journal"))
+bool isLibraryStepFunction(StringRef Name) {
+  if (!Name.consume_front(RulePrefix) || !Name.consume_back("_step"))
     return false;
-  return any_of(Routines, [&](const LibraryRoutine &R) {
-    return R.Writes && Name == R.Stem;
-  });
+  return any_of(Routines,
+                [&](const LibraryRoutine &R) { return Name == R.Stem; });
 }
 
 std::optional<StringRef> libraryRoutineOfRule(const Function &Rule) {

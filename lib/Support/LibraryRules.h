@@ -10,8 +10,8 @@
 // layout is known, the runtime's qsort with that layout (SortCalls.h).
 // Only declarations with the ABI the runtime's definitions assume get them:
 // 32-bit integers and enumerations for BLAS (OpenBLAS's and the reference
-// BLAS's default). The runtime also knows what each routine writes, for
-// the journal of interruptible code.
+// BLAS's default). The runtime also knows what each routine writes and
+// costs, for interruptible code.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_LIBRARYRULES_H
 #define CAPSULE_LIBRARYRULES_H
@@ -42,14 +42,15 @@ inline constexpr const char *QsortWithLayout = "__capsule_libc_qsort_layout";
 /// assumes.
 bool isLibraryRoutine(const llvm::Function &F);
 
-/// The runtime's function that saves for the journal of interruptible code
-/// what the library routine \p Routine is about to write: called just before
-/// it, with its arguments (runtime/blas/Journal.c). Null if \p Routine is no
-/// such routine or writes no memory.
-llvm::Function *libraryJournal(llvm::Function &Routine);
+/// The runtime's step function of the library routine \p Routine, for
+/// interruptible code: called just before it, with its arguments, it saves
+/// for the journal what the routine is about to write and returns the steps
+/// the call costs (runtime/blas/Steps.c). Null if \p Routine is no such
+/// routine.
+llvm::Function *libraryStepFunction(llvm::Function &Routine);
 
-/// Whether \p Name is the name of such a journal function.
-bool isLibraryJournal(llvm::StringRef Name);
+/// Whether \p Name is the name of such a step function.
+bool isLibraryStepFunction(llvm::StringRef Name);
 
 /// The routine the program called where the pass calls the function named
 /// \p Name instead (qsort, for the runtime's qsort with layout), if it is

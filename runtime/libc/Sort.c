@@ -158,17 +158,22 @@ int64_t __capsule_libc_bsearch_index(const void *key, const void *base,
 }
 
 /* Before qsort runs in interruptible code: saves the array for the journal
- * (runtime/blas/Journal.c has the BLAS routines'). */
-void __capsule_libc_qsort_journal(void *base, size_t n, size_t size,
+ * and returns the steps the sort costs, about n log2 n comparisons
+ * (runtime/blas/Steps.c has the BLAS routines'). */
+int64_t __capsule_libc_qsort_step(void *base, size_t n, size_t size,
                                   comparator cmp) {
   (void)cmp;
   if (__capsule_journal_depth && n && size)
     __capsule_journal_write(base, (uint64_t)n * size);
+  int64_t steps = 1;
+  for (size_t m = n; m > 1; m /= 2)
+    steps += (int64_t)n;
+  return steps;
 }
 
-void __capsule_libc_qsort_layout_journal(void *base, size_t n, size_t size,
+int64_t __capsule_libc_qsort_layout_step(void *base, size_t n, size_t size,
                                          comparator cmp,
                                          const uint64_t *layout) {
   (void)layout;
-  __capsule_libc_qsort_journal(base, n, size, cmp);
+  return __capsule_libc_qsort_step(base, n, size, cmp);
 }

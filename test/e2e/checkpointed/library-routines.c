@@ -7,7 +7,7 @@
 // state lives in the caller's memory (the input itself), in the root's
 // stack arrays and in a heap block. The schedule re-executes steps from
 // capsules, so every routine's writes must be undone from the journal
-// (runtime/blas/Journal.c, runtime/libc/Sort.c): a capsule resumed twice
+// (runtime/blas/Steps.c, runtime/libc/Sort.c): a capsule resumed twice
 // must give the same result, and the checkpointed gradient, with short
 // stages and every strategy, must equal the plain one (itself against
 // central differences). Forward mode over such a checkpointed gradient is
@@ -28,6 +28,12 @@
 // More than a few stages, so that rollbacks happen:
 // RUN: env OPENBLAS_NUM_THREADS=1 CAPSULE_STATS=1 CAPSULE_LEAF_STEPS=30 %t2 2>&1 | FileCheck %s --check-prefix=STAGES
 // STAGES: checkpointed gradient of simulate: {{[0-9]+}} primal steps, {{[^;]*}}; {{[1-9][0-9]+}} stages
+// A call is charged the work it does (its multiply-adds), so that the
+// default schedule splits a run of large products into several stages
+// (charged one step a call, 300 matrix-vector products of order 64 fit in
+// one default stage with all the rules' copies of the matrix):
+// RUN: env OPENBLAS_NUM_THREADS=1 CAPSULE_STATS=1 %t3 gradient-only 2>&1 | FileCheck %s --check-prefix=CHARGED
+// CHARGED: checkpointed gradient of products: {{[1-9][0-9][0-9][0-9][0-9][0-9][0-9]+}} primal steps, {{[^;]*}}; {{([2-9]|[1-9][0-9]+)}} stages
 #include <capsule/capsule.h>
 #include <cblas.h>
 #include <math.h>
@@ -114,6 +120,27 @@ static double simulate(double *p) {
 
 CHECK_FD_OF(simulate)
 
+#define M 64
+#define PRODUCTS 300
+
+/* Large products: x <- squash(A x / 64) + x, A += x y^T / 1e4. */
+static double products(double *p) {
+  static double a[M * M];
+  double x[M], y[M];
+  for (int i = 0; i < M * M; ++i)
+    a[i] = p[i % NP] * ((i * 7) % 11 - 5) * 0.01;
+  for (int i = 0; i < M; ++i)
+    x[i] = p[i % NP];
+  for (int t = 0; t < PRODUCTS; ++t) {
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, M, M, 1.0 / M, a, M, x, 1, 0.0,
+                y, 1);
+    for (int i = 0; i < M; ++i)
+      x[i] += y[i] / (1 + y[i] * y[i]);
+    cblas_dger(CblasRowMajor, M, M, 1e-4, x, 1, y, 1, a, M);
+  }
+  return cblas_ddot(M, x, 1, x, 1);
+}
+
 static void initial(double *p) {
   for (int i = 0; i < NP; ++i)
     p[i] = 0.5 * sin(1.3 * i + 0.2) + (i < NA && i % (N + 1) == 0 ? 0.4 : 0);
@@ -121,6 +148,17 @@ static void initial(double *p) {
 
 /* The checkpointed gradient against the plain one, and the state (which the
  * function updates in place) as the plain gradient leaves it. */
+/* The default schedule over large products (a single stage if a call were
+ * one step; CHARGED above): checkpointed against plain. */
+static void check_products(void) {
+  double p[NP], dp[NP] = {0}, q[NP], dq[NP] = {0};
+  initial(p);
+  memcpy(q, p, sizeof q);
+  __capsule_autodiff((void *)products, p, dp);
+  __capsule_autodiff_checkpointed((void *)products, q, dq);
+  check_vec_cf("products checkpointed vs plain", dq, dp, NP);
+}
+
 static void check_checkpointed(void) {
   double p0[NP], p[NP], dp[NP] = {0}, q[NP], dq[NP] = {0};
   initial(p0);
@@ -161,6 +199,7 @@ static void check_interrupted(void) {
 
 int main(int argc, char **argv) {
   check_checkpointed();
+  check_products();
   if (argc < 2 || strcmp(argv[1], "gradient-only"))
     check_interrupted();
   return check_report();

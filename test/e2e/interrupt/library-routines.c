@@ -1,10 +1,11 @@
 // Interruptible execution over library routines that write memory: the C
 // library's qsort and BLAS (CBLAS and the Fortran interface) in place on
 // global arrays, between the program's own stores. None of them is
-// instrumented; the pass calls the runtime's journal function for each
-// just before it (runtime/blas/Journal.c, runtime/libc/Sort.c), so resuming
-// a capsule twice, from any step, gives the uninterrupted run's memory and
-// result (interrupt_check.h lists the checks). No side-effect warning.
+// instrumented; the pass calls the runtime's step function for each just
+// before it, which journals what the call writes and charges its work
+// (runtime/blas/Steps.c, runtime/libc/Sort.c), so resuming a capsule
+// twice, from any step, gives the uninterrupted run's memory and result
+// (interrupt_check.h lists the checks). No side-effect warning.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lopenblas 2>&1 | FileCheck %s --allow-empty --check-prefix=QUIET
 // RUN: env CAPSULE_ATOMIC_LOOPS=0 %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lopenblas
 // RUN: env OPENBLAS_NUM_THREADS=1 %t0

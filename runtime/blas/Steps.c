@@ -1,15 +1,19 @@
-/*===- Journal.c - What the BLAS routines write, for the journal ----------===*
+/*===- Steps.c - What a BLAS call writes and costs, for the journal ------===*
  *
  * Interruptible and checkpointed code re-executes from capsules, which
- * restore the memory the code wrote. Instrumented code journals its own
- * stores; a BLAS routine is not instrumented, so the pass calls the
- * routine's journal function here, with the routine's own arguments, just
+ * restore the memory the code wrote, and counts steps, which decide where
+ * runs stop and so how much a stage of a checkpointed gradient holds.
+ * Instrumented code journals its own stores and charges its own
+ * instructions; a BLAS routine is not instrumented, so the pass calls the
+ * routine's step function here, with the routine's own arguments, just
  * before the routine (lib/Interrupt/StepInstrumentation.cpp). It saves the
- * span of memory the routine may write: the output vector from its first to
- * its last element, or the output matrix from its first to its last column
- * (row, in row-major order) with the gaps the leading dimension leaves.
- * Saving bytes the routine does not write is harmless: restoring gives them
- * back the values they had anyway. ddot and dnrm2 write nothing.
+ * span of memory the routine may write (the output vector from its first
+ * to its last element, or the output matrix from its first to its last
+ * column, row in row-major order, with the gaps the leading dimension
+ * leaves) and returns the steps the call costs: its multiply-adds, as if
+ * the routine's loops had been instrumented. Saving bytes the routine does
+ * not write is harmless: restoring gives them back the values they had
+ * anyway. ddot and dnrm2 write nothing; they cost steps all the same.
  *===----------------------------------------------------------------------===*/
 #include "Blas.h"
 
@@ -38,102 +42,143 @@ static void journal_matrix(int order, int rows, int cols, double *a, int ld) {
 /* With no capsule live nothing needs saving (abi.h). */
 #define JOURNAL_LIVE (__capsule_journal_depth != 0)
 
+/* The steps of a call doing a * b * c multiply-adds (at least one, the
+ * call's own). */
+static int64_t work(int64_t a, int64_t b, int64_t c) {
+  int64_t w = (a > 0 ? a : 0) * (b > 0 ? b : 0) * (c > 0 ? c : 0);
+  return w > 0 ? w : 1;
+}
+
 /*--- CBLAS -----------------------------------------------------------------*/
 
-void __capsule_blas_daxpy_journal(int n, double alpha, const double *x,
+int64_t __capsule_blas_ddot_step(int n, const double *x, int incx,
+                                 const double *y, int incy) {
+  return work(n, 1, 1);
+}
+
+int64_t __capsule_blas_dnrm2_step(int n, const double *x, int incx) {
+  return work(n, 1, 1);
+}
+
+int64_t __capsule_blas_daxpy_step(int n, double alpha, const double *x,
                                   int incx, double *y, int incy) {
   if (JOURNAL_LIVE)
     journal_vector(n, y, incy);
+  return work(n, 1, 1);
 }
 
-void __capsule_blas_dscal_journal(int n, double alpha, double *x, int incx) {
+int64_t __capsule_blas_dscal_step(int n, double alpha, double *x, int incx) {
   if (JOURNAL_LIVE)
     journal_vector(n, x, incx);
+  return work(n, 1, 1);
 }
 
-void __capsule_blas_dcopy_journal(int n, const double *x, int incx, double *y,
+int64_t __capsule_blas_dcopy_step(int n, const double *x, int incx, double *y,
                                   int incy) {
   if (JOURNAL_LIVE)
     journal_vector(n, y, incy);
+  return work(n, 1, 1);
 }
 
-void __capsule_blas_dgemv_journal(int order, int trans, int m, int n,
+int64_t __capsule_blas_dgemv_step(int order, int trans, int m, int n,
                                   double alpha, const double *a, int lda,
                                   const double *x, int incx, double beta,
                                   double *y, int incy) {
   if (JOURNAL_LIVE)
     journal_vector(trans == NoTrans ? m : n, y, incy);
+  return work(m, n, 1);
 }
 
-void __capsule_blas_dger_journal(int order, int m, int n, double alpha,
+int64_t __capsule_blas_dger_step(int order, int m, int n, double alpha,
                                  const double *x, int incx, const double *y,
                                  int incy, double *a, int lda) {
   if (JOURNAL_LIVE)
     journal_matrix(order, m, n, a, lda);
+  return work(m, n, 1);
 }
 
-void __capsule_blas_dtrsv_journal(int order, int uplo, int trans, int diag,
+int64_t __capsule_blas_dtrsv_step(int order, int uplo, int trans, int diag,
                                   int n, const double *a, int lda, double *x,
                                   int incx) {
   if (JOURNAL_LIVE)
     journal_vector(n, x, incx);
+  return work(n, n, 1) / 2 + 1;
 }
 
-void __capsule_blas_dsymv_journal(int order, int uplo, int n, double alpha,
+int64_t __capsule_blas_dsymv_step(int order, int uplo, int n, double alpha,
                                   const double *a, int lda, const double *x,
                                   int incx, double beta, double *y, int incy) {
   if (JOURNAL_LIVE)
     journal_vector(n, y, incy);
+  return work(n, n, 1);
 }
 
-void __capsule_blas_dgemm_journal(int order, int transa, int transb, int m,
+int64_t __capsule_blas_dgemm_step(int order, int transa, int transb, int m,
                                   int n, int k, double alpha, const double *a,
                                   int lda, const double *b, int ldb,
                                   double beta, double *c, int ldc) {
   if (JOURNAL_LIVE)
     journal_matrix(order, m, n, c, ldc);
+  return work(m, n, k);
 }
 
-void __capsule_blas_dtrsm_journal(int order, int side, int uplo, int transa,
+int64_t __capsule_blas_dtrsm_step(int order, int side, int uplo, int transa,
                                   int diag, int m, int n, double alpha,
                                   const double *a, int lda, double *b,
                                   int ldb) {
   if (JOURNAL_LIVE)
     journal_matrix(order, m, n, b, ldb);
+  return side == Left ? work(m, m, n) / 2 + 1 : work(n, n, m) / 2 + 1;
 }
 
-void __capsule_blas_dsyrk_journal(int order, int uplo, int trans, int n, int k,
+int64_t __capsule_blas_dsyrk_step(int order, int uplo, int trans, int n, int k,
                                   double alpha, const double *a, int lda,
                                   double beta, double *c, int ldc) {
   if (JOURNAL_LIVE)
     journal_matrix(order, n, n, c, ldc);
+  return work(n, n, k) / 2 + 1;
 }
 
 /*--- The Fortran interface (column-major, every argument by address) ------*/
 
 static int no_trans(const char *c) { return *c == 'N' || *c == 'n'; }
+static int is_left(const char *c) { return *c == 'L' || *c == 'l'; }
 
-void __capsule_blas_f_daxpy_journal(const int *n, const double *alpha,
+int64_t __capsule_blas_f_ddot_step(const int *n, const double *x,
+                                   const int *incx, const double *y,
+                                   const int *incy) {
+  return work(*n, 1, 1);
+}
+
+int64_t __capsule_blas_f_dnrm2_step(const int *n, const double *x,
+                                    const int *incx) {
+  return work(*n, 1, 1);
+}
+
+int64_t __capsule_blas_f_daxpy_step(const int *n, const double *alpha,
                                     const double *x, const int *incx, double *y,
                                     const int *incy) {
   if (JOURNAL_LIVE)
     journal_vector(*n, y, *incy);
+  return work(*n, 1, 1);
 }
 
-void __capsule_blas_f_dscal_journal(const int *n, const double *alpha,
+int64_t __capsule_blas_f_dscal_step(const int *n, const double *alpha,
                                     double *x, const int *incx) {
   if (JOURNAL_LIVE)
     journal_vector(*n, x, *incx);
+  return work(*n, 1, 1);
 }
 
-void __capsule_blas_f_dcopy_journal(const int *n, const double *x,
+int64_t __capsule_blas_f_dcopy_step(const int *n, const double *x,
                                     const int *incx, double *y,
                                     const int *incy) {
   if (JOURNAL_LIVE)
     journal_vector(*n, y, *incy);
+  return work(*n, 1, 1);
 }
 
-void __capsule_blas_f_dgemv_journal(const char *trans, const int *m,
+int64_t __capsule_blas_f_dgemv_step(const char *trans, const int *m,
                                     const int *n, const double *alpha,
                                     const double *a, const int *lda,
                                     const double *x, const int *incx,
@@ -141,34 +186,38 @@ void __capsule_blas_f_dgemv_journal(const char *trans, const int *m,
                                     const int *incy) {
   if (JOURNAL_LIVE)
     journal_vector(no_trans(trans) ? *m : *n, y, *incy);
+  return work(*m, *n, 1);
 }
 
-void __capsule_blas_f_dger_journal(const int *m, const int *n,
+int64_t __capsule_blas_f_dger_step(const int *m, const int *n,
                                    const double *alpha, const double *x,
                                    const int *incx, const double *y,
                                    const int *incy, double *a, const int *lda) {
   if (JOURNAL_LIVE)
     journal_matrix(ColMajor, *m, *n, a, *lda);
+  return work(*m, *n, 1);
 }
 
-void __capsule_blas_f_dtrsv_journal(const char *uplo, const char *trans,
+int64_t __capsule_blas_f_dtrsv_step(const char *uplo, const char *trans,
                                     const char *diag, const int *n,
                                     const double *a, const int *lda, double *x,
                                     const int *incx) {
   if (JOURNAL_LIVE)
     journal_vector(*n, x, *incx);
+  return work(*n, *n, 1) / 2 + 1;
 }
 
-void __capsule_blas_f_dsymv_journal(const char *uplo, const int *n,
+int64_t __capsule_blas_f_dsymv_step(const char *uplo, const int *n,
                                     const double *alpha, const double *a,
                                     const int *lda, const double *x,
                                     const int *incx, const double *beta,
                                     double *y, const int *incy) {
   if (JOURNAL_LIVE)
     journal_vector(*n, y, *incy);
+  return work(*n, *n, 1);
 }
 
-void __capsule_blas_f_dgemm_journal(const char *transa, const char *transb,
+int64_t __capsule_blas_f_dgemm_step(const char *transa, const char *transb,
                                     const int *m, const int *n, const int *k,
                                     const double *alpha, const double *a,
                                     const int *lda, const double *b,
@@ -176,22 +225,25 @@ void __capsule_blas_f_dgemm_journal(const char *transa, const char *transb,
                                     double *c, const int *ldc) {
   if (JOURNAL_LIVE)
     journal_matrix(ColMajor, *m, *n, c, *ldc);
+  return work(*m, *n, *k);
 }
 
-void __capsule_blas_f_dtrsm_journal(const char *side, const char *uplo,
+int64_t __capsule_blas_f_dtrsm_step(const char *side, const char *uplo,
                                     const char *transa, const char *diag,
                                     const int *m, const int *n,
                                     const double *alpha, const double *a,
                                     const int *lda, double *b, const int *ldb) {
   if (JOURNAL_LIVE)
     journal_matrix(ColMajor, *m, *n, b, *ldb);
+  return is_left(side) ? work(*m, *m, *n) / 2 + 1 : work(*n, *n, *m) / 2 + 1;
 }
 
-void __capsule_blas_f_dsyrk_journal(const char *uplo, const char *trans,
+int64_t __capsule_blas_f_dsyrk_step(const char *uplo, const char *trans,
                                     const int *n, const int *k,
                                     const double *alpha, const double *a,
                                     const int *lda, const double *beta,
                                     double *c, const int *ldc) {
   if (JOURNAL_LIVE)
     journal_matrix(ColMajor, *n, *n, c, *ldc);
+  return work(*n, *n, *k) / 2 + 1;
 }
