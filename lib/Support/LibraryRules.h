@@ -3,11 +3,11 @@
 // A program's calls of library routines whose rules the runtime defines get
 // those gradient and tangent rules, unless the program registered rules of
 // its own: the BLAS routines ddot, daxpy, dscal, dnrm2, dcopy, dgemv, dger,
-// dtrsv, dsymv, dgemm, dtrsm and dsyrk, through CBLAS (cblas_dgemm) or the
-// Fortran interface (dgemm_), whose rules call BLAS for the adjoints
-// (runtime/blas); and the C library's qsort, whose rules move the shadows
-// as the sort moves the elements (runtime/libc), or, for elements whose
-// layout is known, the runtime's qsort with that layout (SortCalls.h).
+// dtrsv, dtrmv, dsymv, dgemm, dtrsm, dtrmm, dsymm, dsyrk and dsyr2k, through
+// CBLAS (cblas_dgemm) or the Fortran interface (dgemm_), whose rules call BLAS
+// for the adjoints (runtime/blas); and the C library's qsort, whose rules move
+// the shadows as the sort moves the elements (runtime/libc), or, for elements
+// whose layout is known, the runtime's qsort with that layout (SortCalls.h).
 // Only declarations with the ABI the runtime's definitions assume get them:
 // 32-bit integers and enumerations for BLAS (OpenBLAS's and the reference
 // BLAS's default). The runtime also knows what each routine writes and

@@ -85,21 +85,26 @@ void __capsule_blas_dger_tan(int order, int dorder, int m, int dm, int n,
                              int dincx, const double *y, const double *dy,
                              int incy, int dincy, double *a, double *da,
                              int lda, int dlda);
-void *__capsule_blas_dtrsv_aug(int order, int dorder, int uplo, int duplo,
-                               int trans, int dtrans, int diag, int ddiag,
-                               int n, int dn, const double *a, double *da,
-                               int lda, int dlda, double *x, double *dx,
-                               int incx, int dincx);
-void __capsule_blas_dtrsv_grad(int order, int dorder, int uplo, int duplo,
-                               int trans, int dtrans, int diag, int ddiag,
-                               int n, int dn, const double *a, double *da,
-                               int lda, int dlda, double *x, double *dx,
-                               int incx, int dincx, void *tape);
-void __capsule_blas_dtrsv_tan(int order, int dorder, int uplo, int duplo,
-                              int trans, int dtrans, int diag, int ddiag, int n,
-                              int dn, const double *a, const double *da,
-                              int lda, int dlda, double *x, double *dx,
-                              int incx, int dincx);
+/* The rules of the triangular routines on a vector, dtrsv and dtrmv, which
+ * take the same arguments. */
+typedef void *triangular_vector_aug(int order, int dorder, int uplo, int duplo,
+                                    int trans, int dtrans, int diag, int ddiag,
+                                    int n, int dn, const double *a, double *da,
+                                    int lda, int dlda, double *x, double *dx,
+                                    int incx, int dincx);
+typedef void triangular_vector_grad(int order, int dorder, int uplo, int duplo,
+                                    int trans, int dtrans, int diag, int ddiag,
+                                    int n, int dn, const double *a, double *da,
+                                    int lda, int dlda, double *x, double *dx,
+                                    int incx, int dincx, void *tape);
+typedef void triangular_vector_tan(int order, int dorder, int uplo, int duplo,
+                                   int trans, int dtrans, int diag, int ddiag,
+                                   int n, int dn, const double *a,
+                                   const double *da, int lda, int dlda,
+                                   double *x, double *dx, int incx, int dincx);
+triangular_vector_aug __capsule_blas_dtrsv_aug, __capsule_blas_dtrmv_aug;
+triangular_vector_grad __capsule_blas_dtrsv_grad, __capsule_blas_dtrmv_grad;
+triangular_vector_tan __capsule_blas_dtrsv_tan, __capsule_blas_dtrmv_tan;
 void *__capsule_blas_dgemm_aug(int order, int dorder, int transa, int dtransa,
                                int transb, int dtransb, int m, int dm, int n,
                                int dn, int k, int dk, double alpha,
@@ -122,24 +127,32 @@ void __capsule_blas_dgemm_tan(int order, int dorder, int transa, int dtransa,
                               const double *db, int ldb, int dldb, double beta,
                               double dbeta, double *c, double *dc, int ldc,
                               int dldc);
-void *__capsule_blas_dtrsm_aug(int order, int dorder, int side, int dside,
-                               int uplo, int duplo, int transa, int dtransa,
-                               int diag, int ddiag, int m, int dm, int n,
-                               int dn, double alpha, const double *a,
-                               double *da, int lda, int dlda, double *b,
-                               double *db, int ldb, int dldb);
-double __capsule_blas_dtrsm_grad(int order, int dorder, int side, int dside,
-                                 int uplo, int duplo, int transa, int dtransa,
-                                 int diag, int ddiag, int m, int dm, int n,
-                                 int dn, double alpha, const double *a,
-                                 double *da, int lda, int dlda, double *b,
-                                 double *db, int ldb, int dldb, void *tape);
-void __capsule_blas_dtrsm_tan(int order, int dorder, int side, int dside,
-                              int uplo, int duplo, int transa, int dtransa,
-                              int diag, int ddiag, int m, int dm, int n, int dn,
-                              double alpha, double dalpha, const double *a,
-                              const double *da, int lda, int dlda, double *b,
-                              double *db, int ldb, int dldb);
+/* The rules of the triangular routines on a matrix, dtrsm and dtrmm, which
+ * take the same arguments. */
+typedef void *triangular_matrix_aug(int order, int dorder, int side, int dside,
+                                    int uplo, int duplo, int transa,
+                                    int dtransa, int diag, int ddiag, int m,
+                                    int dm, int n, int dn, double alpha,
+                                    const double *a, double *da, int lda,
+                                    int dlda, double *b, double *db, int ldb,
+                                    int dldb);
+typedef double triangular_matrix_grad(int order, int dorder, int side,
+                                      int dside, int uplo, int duplo,
+                                      int transa, int dtransa, int diag,
+                                      int ddiag, int m, int dm, int n, int dn,
+                                      double alpha, const double *a, double *da,
+                                      int lda, int dlda, double *b, double *db,
+                                      int ldb, int dldb, void *tape);
+typedef void triangular_matrix_tan(int order, int dorder, int side, int dside,
+                                   int uplo, int duplo, int transa, int dtransa,
+                                   int diag, int ddiag, int m, int dm, int n,
+                                   int dn, double alpha, double dalpha,
+                                   const double *a, const double *da, int lda,
+                                   int dlda, double *b, double *db, int ldb,
+                                   int dldb);
+triangular_matrix_aug __capsule_blas_dtrsm_aug, __capsule_blas_dtrmm_aug;
+triangular_matrix_grad __capsule_blas_dtrsm_grad, __capsule_blas_dtrmm_grad;
+triangular_matrix_tan __capsule_blas_dtrsm_tan, __capsule_blas_dtrmm_tan;
 
 void *__capsule_blas_dsymv_aug(int order, int dorder, int uplo, int duplo,
                                int n, int dn, double alpha, const double *a,
@@ -177,5 +190,41 @@ void __capsule_blas_dsyrk_tan(int order, int dorder, int uplo, int duplo,
                               const double *a, const double *da, int lda,
                               int dlda, double beta, double dbeta, double *c,
                               double *dc, int ldc, int dldc);
+void *__capsule_blas_dsymm_aug(int order, int dorder, int side, int dside,
+                               int uplo, int duplo, int m, int dm, int n,
+                               int dn, double alpha, const double *a,
+                               double *da, int lda, int dlda, const double *b,
+                               double *db, int ldb, int dldb, double beta,
+                               double *c, double *dc, int ldc, int dldc);
+two_adjoints __capsule_blas_dsymm_grad(
+    int order, int dorder, int side, int dside, int uplo, int duplo, int m,
+    int dm, int n, int dn, double alpha, const double *a, double *da, int lda,
+    int dlda, const double *b, double *db, int ldb, int dldb, double beta,
+    double *c, double *dc, int ldc, int dldc, void *tape);
+void __capsule_blas_dsymm_tan(int order, int dorder, int side, int dside,
+                              int uplo, int duplo, int m, int dm, int n, int dn,
+                              double alpha, double dalpha, const double *a,
+                              const double *da, int lda, int dlda,
+                              const double *b, const double *db, int ldb,
+                              int dldb, double beta, double dbeta, double *c,
+                              double *dc, int ldc, int dldc);
+void *__capsule_blas_dsyr2k_aug(int order, int dorder, int uplo, int duplo,
+                                int trans, int dtrans, int n, int dn, int k,
+                                int dk, double alpha, const double *a,
+                                double *da, int lda, int dlda, const double *b,
+                                double *db, int ldb, int dldb, double beta,
+                                double *c, double *dc, int ldc, int dldc);
+two_adjoints __capsule_blas_dsyr2k_grad(
+    int order, int dorder, int uplo, int duplo, int trans, int dtrans, int n,
+    int dn, int k, int dk, double alpha, const double *a, double *da, int lda,
+    int dlda, const double *b, double *db, int ldb, int dldb, double beta,
+    double *c, double *dc, int ldc, int dldc, void *tape);
+void __capsule_blas_dsyr2k_tan(int order, int dorder, int uplo, int duplo,
+                               int trans, int dtrans, int n, int dn, int k,
+                               int dk, double alpha, double dalpha,
+                               const double *a, const double *da, int lda,
+                               int dlda, const double *b, const double *db,
+                               int ldb, int dldb, double beta, double dbeta,
+                               double *c, double *dc, int ldc, int dldc);
 
 #endif

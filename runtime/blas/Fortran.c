@@ -1,10 +1,11 @@
 /*===- Fortran.c - Rules of the Fortran BLAS interface -------------------===*
  *
- * ddot_, daxpy_, dscal_, dnrm2_, dcopy_, dgemv_, dger_, dtrsv_, dsymv_,
- * dgemm_, dtrsm_ and dsyrk_ as C programs call them: every argument by
- * address, matrices column-major, options as characters ('N', 'T', 'U',
- * 'L', ...), no hidden string lengths (OpenBLAS's f77blas.h). Each rule
- * reads the arguments and calls the CBLAS routine's rule (CblasRules.h).
+ * ddot_, daxpy_, dscal_, dnrm2_, dcopy_, dgemv_, dger_, dtrsv_, dtrmv_,
+ * dsymv_, dgemm_, dtrsm_, dtrmm_, dsymm_, dsyrk_ and dsyr2k_ as C programs
+ * call them: every
+ * argument by address, matrices column-major, options as characters ('N',
+ * 'T', 'U', 'L', ...), no hidden string lengths (OpenBLAS's f77blas.h). Each
+ *rule reads the arguments and calls the CBLAS routine's rule (CblasRules.h).
  * The scalars the program passed by address may change before the reverse
  * sweep, so the augmented rule keeps their values on its tape for the
  * gradient; the adjoints of alpha and beta are added into their shadows.
@@ -320,94 +321,153 @@ void __capsule_blas_f_dgemm_tan(
                            0, b, db, *ldb, 0, *beta, *dbeta, c, dc, *ldc, 0);
 }
 
-/*--- dtrsv_ ---------------------------------------------------------------*/
+/*--- dtrsv_ and dtrmv_ -----------------------------------------------------*/
 
-void *__capsule_blas_f_dtrsv_aug(const char *uplo, const char *duplo,
-                                 const char *trans, const char *dtrans,
-                                 const char *diag, const char *ddiag,
-                                 const int *n, const int *dn, const double *a,
-                                 double *da, const int *lda, const int *dlda,
-                                 double *x, double *dx, const int *incx,
-                                 const int *dincx) {
+/* The Fortran rules of a triangular routine on a vector, given the CBLAS
+ * routine's rules. */
+static void *triangular_vector_f_aug(triangular_vector_aug *aug,
+                                     const char *uplo, const char *trans,
+                                     const char *diag, const int *n,
+                                     const double *a, double *da,
+                                     const int *lda, double *x, double *dx,
+                                     const int *incx) {
   int args[] = {uplo_of(uplo), trans_of(trans), diag_of(diag), *n, *lda, *incx};
-  void *inner =
-      __capsule_blas_dtrsv_aug(ColMajor, 0, args[0], 0, args[1], 0, args[2], 0,
-                               *n, 0, a, da, *lda, 0, x, dx, *incx, 0);
+  void *inner = aug(ColMajor, 0, args[0], 0, args[1], 0, args[2], 0, *n, 0, a,
+                    da, *lda, 0, x, dx, *incx, 0);
   return keep_scalars(inner, 6, args, 0, 0);
 }
 
-void __capsule_blas_f_dtrsv_grad(const char *uplo, const char *duplo,
-                                 const char *trans, const char *dtrans,
-                                 const char *diag, const char *ddiag,
-                                 const int *n, const int *dn, const double *a,
-                                 double *da, const int *lda, const int *dlda,
-                                 double *x, double *dx, const int *incx,
-                                 const int *dincx, void *tape) {
+static void triangular_vector_f_grad(triangular_vector_grad *grad,
+                                     const double *a, double *da, double *x,
+                                     double *dx, void *tape) {
   fortran_tape *t = tape;
   const int *s = t->arg;
-  __capsule_blas_dtrsv_grad(ColMajor, 0, s[0], 0, s[1], 0, s[2], 0, s[3], 0, a,
-                            da, s[4], 0, x, dx, s[5], 0, t->inner);
+  grad(ColMajor, 0, s[0], 0, s[1], 0, s[2], 0, s[3], 0, a, da, s[4], 0, x, dx,
+       s[5], 0, t->inner);
   __capsule_blas_scratch_free(t);
 }
 
-void __capsule_blas_f_dtrsv_tan(const char *uplo, const char *duplo,
-                                const char *trans, const char *dtrans,
-                                const char *diag, const char *ddiag,
-                                const int *n, const int *dn, const double *a,
-                                const double *da, const int *lda,
-                                const int *dlda, double *x, double *dx,
-                                const int *incx, const int *dincx) {
-  __capsule_blas_dtrsv_tan(ColMajor, 0, uplo_of(uplo), 0, trans_of(trans), 0,
-                           diag_of(diag), 0, *n, 0, a, da, *lda, 0, x, dx,
-                           *incx, 0);
+static void triangular_vector_f_tan(triangular_vector_tan *tan,
+                                    const char *uplo, const char *trans,
+                                    const char *diag, const int *n,
+                                    const double *a, const double *da,
+                                    const int *lda, double *x, double *dx,
+                                    const int *incx) {
+  tan(ColMajor, 0, uplo_of(uplo), 0, trans_of(trans), 0, diag_of(diag), 0, *n,
+      0, a, da, *lda, 0, x, dx, *incx, 0);
 }
 
-/*--- dtrsm_ ---------------------------------------------------------------*/
+/* The rules of dtrsv_ (ROUTINE trsv) and dtrmv_ (trmv). */
+#define TRIANGULAR_VECTOR_F_RULES(ROUTINE)                                     \
+  void *__capsule_blas_f_d##ROUTINE##_aug(                                     \
+      const char *uplo, const char *duplo, const char *trans,                  \
+      const char *dtrans, const char *diag, const char *ddiag, const int *n,   \
+      const int *dn, const double *a, double *da, const int *lda,              \
+      const int *dlda, double *x, double *dx, const int *incx,                 \
+      const int *dincx) {                                                      \
+    return triangular_vector_f_aug(__capsule_blas_d##ROUTINE##_aug, uplo,      \
+                                   trans, diag, n, a, da, lda, x, dx, incx);   \
+  }                                                                            \
+  void __capsule_blas_f_d##ROUTINE##_grad(                                     \
+      const char *uplo, const char *duplo, const char *trans,                  \
+      const char *dtrans, const char *diag, const char *ddiag, const int *n,   \
+      const int *dn, const double *a, double *da, const int *lda,              \
+      const int *dlda, double *x, double *dx, const int *incx,                 \
+      const int *dincx, void *tape) {                                          \
+    triangular_vector_f_grad(__capsule_blas_d##ROUTINE##_grad, a, da, x, dx,   \
+                             tape);                                            \
+  }                                                                            \
+  void __capsule_blas_f_d##ROUTINE##_tan(                                      \
+      const char *uplo, const char *duplo, const char *trans,                  \
+      const char *dtrans, const char *diag, const char *ddiag, const int *n,   \
+      const int *dn, const double *a, const double *da, const int *lda,        \
+      const int *dlda, double *x, double *dx, const int *incx,                 \
+      const int *dincx) {                                                      \
+    triangular_vector_f_tan(__capsule_blas_d##ROUTINE##_tan, uplo, trans,      \
+                            diag, n, a, da, lda, x, dx, incx);                 \
+  }
 
-void *__capsule_blas_f_dtrsm_aug(const char *side, const char *dside,
-                                 const char *uplo, const char *duplo,
-                                 const char *transa, const char *dtransa,
-                                 const char *diag, const char *ddiag,
-                                 const int *m, const int *dm, const int *n,
-                                 const int *dn, const double *alpha,
-                                 double *dalpha, const double *a, double *da,
-                                 const int *lda, const int *dlda, double *b,
-                                 double *db, const int *ldb, const int *dldb) {
+TRIANGULAR_VECTOR_F_RULES(trsv)
+TRIANGULAR_VECTOR_F_RULES(trmv)
+
+/*--- dtrsm_ and dtrmm_ -----------------------------------------------------*/
+
+/* The Fortran rules of a triangular routine on a matrix, given the CBLAS
+ * routine's rules. */
+static void *triangular_matrix_f_aug(triangular_matrix_aug *aug,
+                                     const char *side, const char *uplo,
+                                     const char *transa, const char *diag,
+                                     const int *m, const int *n,
+                                     const double *alpha, const double *a,
+                                     double *da, const int *lda, double *b,
+                                     double *db, const int *ldb) {
   int args[] = {
       side_of(side), uplo_of(uplo), trans_of(transa), diag_of(diag), *m, *n,
       *lda,          *ldb};
-  void *inner = __capsule_blas_dtrsm_aug(
-      ColMajor, 0, args[0], 0, args[1], 0, args[2], 0, args[3], 0, *m, 0, *n, 0,
-      *alpha, a, da, *lda, 0, b, db, *ldb, 0);
+  void *inner = aug(ColMajor, 0, args[0], 0, args[1], 0, args[2], 0, args[3], 0,
+                    *m, 0, *n, 0, *alpha, a, da, *lda, 0, b, db, *ldb, 0);
   return keep_scalars(inner, 8, args, *alpha, 0);
 }
 
-void __capsule_blas_f_dtrsm_grad(
-    const char *side, const char *dside, const char *uplo, const char *duplo,
-    const char *transa, const char *dtransa, const char *diag,
-    const char *ddiag, const int *m, const int *dm, const int *n, const int *dn,
-    const double *alpha, double *dalpha, const double *a, double *da,
-    const int *lda, const int *dlda, double *b, double *db, const int *ldb,
-    const int *dldb, void *tape) {
+static void triangular_matrix_f_grad(triangular_matrix_grad *grad,
+                                     double *dalpha, const double *a,
+                                     double *da, double *b, double *db,
+                                     void *tape) {
   fortran_tape *t = tape;
   const int *s = t->arg;
-  *dalpha += __capsule_blas_dtrsm_grad(ColMajor, 0, s[0], 0, s[1], 0, s[2], 0,
-                                       s[3], 0, s[4], 0, s[5], 0, t->alpha, a,
-                                       da, s[6], 0, b, db, s[7], 0, t->inner);
+  *dalpha += grad(ColMajor, 0, s[0], 0, s[1], 0, s[2], 0, s[3], 0, s[4], 0,
+                  s[5], 0, t->alpha, a, da, s[6], 0, b, db, s[7], 0, t->inner);
   __capsule_blas_scratch_free(t);
 }
 
-void __capsule_blas_f_dtrsm_tan(
-    const char *side, const char *dside, const char *uplo, const char *duplo,
-    const char *transa, const char *dtransa, const char *diag,
-    const char *ddiag, const int *m, const int *dm, const int *n, const int *dn,
-    const double *alpha, const double *dalpha, const double *a,
-    const double *da, const int *lda, const int *dlda, double *b, double *db,
-    const int *ldb, const int *dldb) {
-  __capsule_blas_dtrsm_tan(ColMajor, 0, side_of(side), 0, uplo_of(uplo), 0,
-                           trans_of(transa), 0, diag_of(diag), 0, *m, 0, *n, 0,
-                           *alpha, *dalpha, a, da, *lda, 0, b, db, *ldb, 0);
+static void
+triangular_matrix_f_tan(triangular_matrix_tan *tan, const char *side,
+                        const char *uplo, const char *transa, const char *diag,
+                        const int *m, const int *n, const double *alpha,
+                        const double *dalpha, const double *a, const double *da,
+                        const int *lda, double *b, double *db, const int *ldb) {
+  tan(ColMajor, 0, side_of(side), 0, uplo_of(uplo), 0, trans_of(transa), 0,
+      diag_of(diag), 0, *m, 0, *n, 0, *alpha, *dalpha, a, da, *lda, 0, b, db,
+      *ldb, 0);
 }
+
+/* The rules of dtrsm_ (ROUTINE trsm) and dtrmm_ (trmm). */
+#define TRIANGULAR_MATRIX_F_RULES(ROUTINE)                                     \
+  void *__capsule_blas_f_d##ROUTINE##_aug(                                     \
+      const char *side, const char *dside, const char *uplo,                   \
+      const char *duplo, const char *transa, const char *dtransa,              \
+      const char *diag, const char *ddiag, const int *m, const int *dm,        \
+      const int *n, const int *dn, const double *alpha, double *dalpha,        \
+      const double *a, double *da, const int *lda, const int *dlda, double *b, \
+      double *db, const int *ldb, const int *dldb) {                           \
+    return triangular_matrix_f_aug(__capsule_blas_d##ROUTINE##_aug, side,      \
+                                   uplo, transa, diag, m, n, alpha, a, da,     \
+                                   lda, b, db, ldb);                           \
+  }                                                                            \
+  void __capsule_blas_f_d##ROUTINE##_grad(                                     \
+      const char *side, const char *dside, const char *uplo,                   \
+      const char *duplo, const char *transa, const char *dtransa,              \
+      const char *diag, const char *ddiag, const int *m, const int *dm,        \
+      const int *n, const int *dn, const double *alpha, double *dalpha,        \
+      const double *a, double *da, const int *lda, const int *dlda, double *b, \
+      double *db, const int *ldb, const int *dldb, void *tape) {               \
+    triangular_matrix_f_grad(__capsule_blas_d##ROUTINE##_grad, dalpha, a, da,  \
+                             b, db, tape);                                     \
+  }                                                                            \
+  void __capsule_blas_f_d##ROUTINE##_tan(                                      \
+      const char *side, const char *dside, const char *uplo,                   \
+      const char *duplo, const char *transa, const char *dtransa,              \
+      const char *diag, const char *ddiag, const int *m, const int *dm,        \
+      const int *n, const int *dn, const double *alpha, const double *dalpha,  \
+      const double *a, const double *da, const int *lda, const int *dlda,      \
+      double *b, double *db, const int *ldb, const int *dldb) {                \
+    triangular_matrix_f_tan(__capsule_blas_d##ROUTINE##_tan, side, uplo,       \
+                            transa, diag, m, n, alpha, dalpha, a, da, lda, b,  \
+                            db, ldb);                                          \
+  }
+
+TRIANGULAR_MATRIX_F_RULES(trsm)
+TRIANGULAR_MATRIX_F_RULES(trmm)
 
 /*--- dsymv_ ---------------------------------------------------------------*/
 
@@ -497,4 +557,96 @@ void __capsule_blas_f_dsyrk_tan(const char *uplo, const char *duplo,
   __capsule_blas_dsyrk_tan(ColMajor, 0, uplo_of(uplo), 0, trans_of(trans), 0,
                            *n, 0, *k, 0, *alpha, *dalpha, a, da, *lda, 0, *beta,
                            *dbeta, c, dc, *ldc, 0);
+}
+
+/*--- dsymm_ ---------------------------------------------------------------*/
+
+void *__capsule_blas_f_dsymm_aug(
+    const char *side, const char *dside, const char *uplo, const char *duplo,
+    const int *m, const int *dm, const int *n, const int *dn,
+    const double *alpha, double *dalpha, const double *a, double *da,
+    const int *lda, const int *dlda, const double *b, double *db,
+    const int *ldb, const int *dldb, const double *beta, double *dbeta,
+    double *c, double *dc, const int *ldc, const int *dldc) {
+  int args[] = {side_of(side), uplo_of(uplo), *m, *n, *lda, *ldb, *ldc};
+  void *inner = __capsule_blas_dsymm_aug(ColMajor, 0, args[0], 0, args[1], 0,
+                                         *m, 0, *n, 0, *alpha, a, da, *lda, 0,
+                                         b, db, *ldb, 0, *beta, c, dc, *ldc, 0);
+  return keep_scalars(inner, 7, args, *alpha, *beta);
+}
+
+void __capsule_blas_f_dsymm_grad(
+    const char *side, const char *dside, const char *uplo, const char *duplo,
+    const int *m, const int *dm, const int *n, const int *dn,
+    const double *alpha, double *dalpha, const double *a, double *da,
+    const int *lda, const int *dlda, const double *b, double *db,
+    const int *ldb, const int *dldb, const double *beta, double *dbeta,
+    double *c, double *dc, const int *ldc, const int *dldc, void *tape) {
+  fortran_tape *t = tape;
+  const int *s = t->arg;
+  two_adjoints g = __capsule_blas_dsymm_grad(
+      ColMajor, 0, s[0], 0, s[1], 0, s[2], 0, s[3], 0, t->alpha, a, da, s[4], 0,
+      b, db, s[5], 0, t->beta, c, dc, s[6], 0, t->inner);
+  *dalpha += g.dalpha;
+  *dbeta += g.dbeta;
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_dsymm_tan(
+    const char *side, const char *dside, const char *uplo, const char *duplo,
+    const int *m, const int *dm, const int *n, const int *dn,
+    const double *alpha, const double *dalpha, const double *a,
+    const double *da, const int *lda, const int *dlda, const double *b,
+    const double *db, const int *ldb, const int *dldb, const double *beta,
+    const double *dbeta, double *c, double *dc, const int *ldc,
+    const int *dldc) {
+  __capsule_blas_dsymm_tan(ColMajor, 0, side_of(side), 0, uplo_of(uplo), 0, *m,
+                           0, *n, 0, *alpha, *dalpha, a, da, *lda, 0, b, db,
+                           *ldb, 0, *beta, *dbeta, c, dc, *ldc, 0);
+}
+
+/*--- dsyr2k_ --------------------------------------------------------------*/
+
+void *__capsule_blas_f_dsyr2k_aug(
+    const char *uplo, const char *duplo, const char *trans, const char *dtrans,
+    const int *n, const int *dn, const int *k, const int *dk,
+    const double *alpha, double *dalpha, const double *a, double *da,
+    const int *lda, const int *dlda, const double *b, double *db,
+    const int *ldb, const int *dldb, const double *beta, double *dbeta,
+    double *c, double *dc, const int *ldc, const int *dldc) {
+  int args[] = {uplo_of(uplo), trans_of(trans), *n, *k, *lda, *ldb, *ldc};
+  void *inner = __capsule_blas_dsyr2k_aug(
+      ColMajor, 0, args[0], 0, args[1], 0, *n, 0, *k, 0, *alpha, a, da, *lda, 0,
+      b, db, *ldb, 0, *beta, c, dc, *ldc, 0);
+  return keep_scalars(inner, 7, args, *alpha, *beta);
+}
+
+void __capsule_blas_f_dsyr2k_grad(
+    const char *uplo, const char *duplo, const char *trans, const char *dtrans,
+    const int *n, const int *dn, const int *k, const int *dk,
+    const double *alpha, double *dalpha, const double *a, double *da,
+    const int *lda, const int *dlda, const double *b, double *db,
+    const int *ldb, const int *dldb, const double *beta, double *dbeta,
+    double *c, double *dc, const int *ldc, const int *dldc, void *tape) {
+  fortran_tape *t = tape;
+  const int *s = t->arg;
+  two_adjoints g = __capsule_blas_dsyr2k_grad(
+      ColMajor, 0, s[0], 0, s[1], 0, s[2], 0, s[3], 0, t->alpha, a, da, s[4], 0,
+      b, db, s[5], 0, t->beta, c, dc, s[6], 0, t->inner);
+  *dalpha += g.dalpha;
+  *dbeta += g.dbeta;
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_dsyr2k_tan(
+    const char *uplo, const char *duplo, const char *trans, const char *dtrans,
+    const int *n, const int *dn, const int *k, const int *dk,
+    const double *alpha, const double *dalpha, const double *a,
+    const double *da, const int *lda, const int *dlda, const double *b,
+    const double *db, const int *ldb, const int *dldb, const double *beta,
+    const double *dbeta, double *c, double *dc, const int *ldc,
+    const int *dldc) {
+  __capsule_blas_dsyr2k_tan(ColMajor, 0, uplo_of(uplo), 0, trans_of(trans), 0,
+                            *n, 0, *k, 0, *alpha, *dalpha, a, da, *lda, 0, b,
+                            db, *ldb, 0, *beta, *dbeta, c, dc, *ldc, 0);
 }

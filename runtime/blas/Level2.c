@@ -1,6 +1,6 @@
 /*===- Level2.c - Rules of the level-2 BLAS routines ---------------------===*
  *
- * dgemv, dger, dtrsv and dsymv (Blas.h has the convention).
+ * dgemv, dger, dtrsv, dtrmv and dsymv (Blas.h has the convention).
  *===----------------------------------------------------------------------===*/
 #include "CblasRules.h"
 
@@ -150,15 +150,15 @@ void *__capsule_blas_dtrsv_aug(int order, int dorder, int uplo, int duplo,
   return t;
 }
 
-/* d op(A) -= u v^T on the triangle of A the routine reads. */
-static void subtract_outer_on_triangle(int order, int uplo, int trans, int diag,
-                                       int n, const double *u, const double *v,
-                                       double *da, int lda) {
+/* d op(A) += scale u v^T on the triangle of A the routine reads. */
+static void add_outer_on_triangle(int order, int uplo, int trans, int diag,
+                                  int n, double scale, const double *u,
+                                  const double *v, double *da, int lda) {
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       if (in_triangle(uplo, diag, i, j))
-        *at(order, da, lda, i, j) -=
-            trans == NoTrans ? u[i] * v[j] : u[j] * v[i];
+        *at(order, da, lda, i, j) +=
+            scale * (trans == NoTrans ? u[i] * v[j] : u[j] * v[i]);
 }
 
 void __capsule_blas_dtrsv_grad(int order, int dorder, int uplo, int duplo,
@@ -171,7 +171,7 @@ void __capsule_blas_dtrsv_grad(int order, int dorder, int uplo, int duplo,
     int pld = packed_ld(order, n, n);
     cblas_dtrsv(order, uplo, flip(trans), diag, n, t->a, pld, dx, incx);
     double *db = __capsule_blas_vector_copy(n, dx, incx);
-    subtract_outer_on_triangle(order, uplo, trans, diag, n, db, t->x, da, lda);
+    add_outer_on_triangle(order, uplo, trans, diag, n, -1.0, db, t->x, da, lda);
     __capsule_blas_scratch_free(db);
   }
   __capsule_blas_scratch_free(t->x);
@@ -197,6 +197,64 @@ void __capsule_blas_dtrsv_tan(int order, int dorder, int uplo, int duplo,
   cblas_daxpy(n, -1.0, p, 1, dx, incx);
   __capsule_blas_scratch_free(p);
   cblas_dtrsv(order, uplo, trans, diag, n, a, lda, dx, incx);
+}
+
+/*--- dtrmv: x = op(A) x, A triangular --------------------------------------*/
+
+/* With x0 the input: dx0 = op(A)^T dx and d op(A) += dx x0^T, on the
+ * triangle the routine reads. */
+struct trmv_tape {
+  double *a, *x;
+};
+
+void *__capsule_blas_dtrmv_aug(int order, int dorder, int uplo, int duplo,
+                               int trans, int dtrans, int diag, int ddiag,
+                               int n, int dn, const double *a, double *da,
+                               int lda, int dlda, double *x, double *dx,
+                               int incx, int dincx) {
+  struct trmv_tape *t = __capsule_blas_scratch_alloc(sizeof *t);
+  t->a = __capsule_blas_matrix_copy(order, n, n, a, lda);
+  t->x = __capsule_blas_vector_copy(n, x, incx);
+  cblas_dtrmv(order, uplo, trans, diag, n, a, lda, x, incx);
+  return t;
+}
+
+void __capsule_blas_dtrmv_grad(int order, int dorder, int uplo, int duplo,
+                               int trans, int dtrans, int diag, int ddiag,
+                               int n, int dn, const double *a, double *da,
+                               int lda, int dlda, double *x, double *dx,
+                               int incx, int dincx, void *tape) {
+  struct trmv_tape *t = tape;
+  if (n > 0) {
+    double *dy = __capsule_blas_vector_copy(n, dx, incx);
+    add_outer_on_triangle(order, uplo, trans, diag, n, 1.0, dy, t->x, da, lda);
+    __capsule_blas_scratch_free(dy);
+    cblas_dtrmv(order, uplo, flip(trans), diag, n, t->a, packed_ld(order, n, n),
+                dx, incx);
+  }
+  __capsule_blas_scratch_free(t->x);
+  __capsule_blas_scratch_free(t->a);
+  __capsule_blas_scratch_free(t);
+}
+
+/* dx = op(dA) x0 + op(A) dx0, dA on the triangle the routine reads. */
+void __capsule_blas_dtrmv_tan(int order, int dorder, int uplo, int duplo,
+                              int trans, int dtrans, int diag, int ddiag, int n,
+                              int dn, const double *a, const double *da,
+                              int lda, int dlda, double *x, double *dx,
+                              int incx, int dincx) {
+  if (n <= 0)
+    return;
+  /* With a unit diagonal, dA's diagonal is not read by the routine: the
+   * product with the unit one is taken away again. */
+  double *p = __capsule_blas_vector_copy(n, x, incx);
+  cblas_dtrmv(order, uplo, trans, diag, n, da, lda, p, 1);
+  if (diag == Unit)
+    cblas_daxpy(n, -1.0, x, incx, p, 1);
+  cblas_dtrmv(order, uplo, trans, diag, n, a, lda, dx, incx);
+  cblas_daxpy(n, 1.0, p, 1, dx, incx);
+  __capsule_blas_scratch_free(p);
+  cblas_dtrmv(order, uplo, trans, diag, n, a, lda, x, incx);
 }
 
 /*--- dsymv: y = alpha A x + beta y, A symmetric, one triangle stored --------*/

@@ -131,6 +131,24 @@ int64_t __capsule_blas_dtrsm_step(int order, int side, int uplo, int transa,
   return side == Left ? work(m, m, n) / 2 + 1 : work(n, n, m) / 2 + 1;
 }
 
+int64_t __capsule_blas_dsymm_step(int order, int side, int uplo, int m, int n,
+                                  double alpha, const double *a, int lda,
+                                  const double *b, int ldb, double beta,
+                                  double *c, int ldc) {
+  if (JOURNAL_LIVE)
+    journal_matrix(order, m, n, c, ldc);
+  return work(m, n, side == Left ? m : n);
+}
+
+int64_t __capsule_blas_dsyr2k_step(int order, int uplo, int trans, int n, int k,
+                                   double alpha, const double *a, int lda,
+                                   const double *b, int ldb, double beta,
+                                   double *c, int ldc) {
+  if (JOURNAL_LIVE)
+    journal_matrix(order, n, n, c, ldc);
+  return work(n, n, k);
+}
+
 int64_t __capsule_blas_dsyrk_step(int order, int uplo, int trans, int n, int k,
                                   double alpha, const double *a, int lda,
                                   double beta, double *c, int ldc) {
@@ -247,3 +265,46 @@ int64_t __capsule_blas_f_dsyrk_step(const char *uplo, const char *trans,
     journal_matrix(ColMajor, *n, *n, c, *ldc);
   return work(*n, *n, *k) / 2 + 1;
 }
+
+int64_t __capsule_blas_f_dsymm_step(const char *side, const char *uplo,
+                                    const int *m, const int *n,
+                                    const double *alpha, const double *a,
+                                    const int *lda, const double *b,
+                                    const int *ldb, const double *beta,
+                                    double *c, const int *ldc) {
+  if (JOURNAL_LIVE)
+    journal_matrix(ColMajor, *m, *n, c, *ldc);
+  return work(*m, *n, is_left(side) ? *m : *n);
+}
+
+int64_t __capsule_blas_f_dsyr2k_step(const char *uplo, const char *trans,
+                                     const int *n, const int *k,
+                                     const double *alpha, const double *a,
+                                     const int *lda, const double *b,
+                                     const int *ldb, const double *beta,
+                                     double *c, const int *ldc) {
+  if (JOURNAL_LIVE)
+    journal_matrix(ColMajor, *n, *n, c, *ldc);
+  return work(*n, *n, *k);
+}
+
+/* A triangular product writes and costs what the solve does. */
+#define SAME_AS(name) __attribute__((alias(#name)))
+int64_t __capsule_blas_dtrmv_step(int order, int uplo, int trans, int diag,
+                                  int n, const double *a, int lda, double *x,
+                                  int incx) SAME_AS(__capsule_blas_dtrsv_step);
+int64_t __capsule_blas_dtrmm_step(int order, int side, int uplo, int transa,
+                                  int diag, int m, int n, double alpha,
+                                  const double *a, int lda, double *b, int ldb)
+    SAME_AS(__capsule_blas_dtrsm_step);
+int64_t __capsule_blas_f_dtrmv_step(const char *uplo, const char *trans,
+                                    const char *diag, const int *n,
+                                    const double *a, const int *lda, double *x,
+                                    const int *incx)
+    SAME_AS(__capsule_blas_f_dtrsv_step);
+int64_t __capsule_blas_f_dtrmm_step(const char *side, const char *uplo,
+                                    const char *transa, const char *diag,
+                                    const int *m, const int *n,
+                                    const double *alpha, const double *a,
+                                    const int *lda, double *b, const int *ldb)
+    SAME_AS(__capsule_blas_f_dtrsm_step);

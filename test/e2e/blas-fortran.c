@@ -1,7 +1,7 @@
 // The Fortran interface of BLAS (ddot_, daxpy_, dscal_, dnrm2_, dcopy_,
-// dgemv_, dger_, dgemm_, dtrsv_, dtrsm_), called from C as programs do:
-// every argument by address, column-major matrices, options as characters
-// in either case, prototypes of the program's own. Active alpha and beta
+// dgemv_, dger_, dgemm_, dtrsv_, dtrsm_, dtrmv_, dtrmm_), called from C as
+// programs do: every argument by address, column-major matrices, options as
+// characters in either case, prototypes of the program's own. Active alpha and beta
 // passed by address, a constant one in a global, and the scalars changed
 // after the call (the rules keep the values the call saw). Gradient and
 // tangents against central differences at -O0 and -O2.
@@ -31,7 +31,12 @@ void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
             const int *ldc);
 void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n,
             const double *a, const int *lda, double *x, const int *incx);
+void dtrmv_(const char *uplo, const char *trans, const char *diag, const int *n,
+            const double *a, const int *lda, double *x, const int *incx);
 void dtrsm_(const char *side, const char *uplo, const char *transa,
+            const char *diag, const int *m, const int *n, const double *alpha,
+            const double *a, const int *lda, double *b, const int *ldb);
+void dtrmm_(const char *side, const char *uplo, const char *transa,
             const char *diag, const int *m, const int *n, const double *alpha,
             const double *a, const int *lda, double *b, const int *ldb);
 
@@ -104,6 +109,9 @@ static double gemm(double *p) {
   return s;
 }
 
+/* dtrmv_ and dtrmm_ in place of dtrsv_ and dtrsm_. */
+static int multiply;
+
 static double trsv(double *p) {
   const char *uplo = case_ & 1 ? "L" : "u", *trans = case_ & 2 ? "t" : "N";
   const char *diag = case_ & 4 ? "U" : "n";
@@ -115,7 +123,10 @@ static double trsv(double *p) {
     a[i * lda + i] += 2 + p[i];
   for (int i = 0; i < 6; ++i)
     x[i] = p[12 + i] + 0.1 * i;
-  dtrsv_(uplo, trans, diag, &n, a, &lda, x, &inc);
+  if (multiply)
+    dtrmv_(uplo, trans, diag, &n, a, &lda, x, &inc);
+  else
+    dtrsv_(uplo, trans, diag, &n, a, &lda, x, &inc);
   n = 1, inc = 3;
   double s = 0;
   for (int i = 0; i < 6; ++i)
@@ -134,7 +145,10 @@ static double trsm(double *p) {
     b[i] = p[(i + 12) % 24] + 0.1 * i;
   for (int i = 0; i < k; ++i)
     a[i * lda + i] += 2 + p[20 + i];
-  dtrsm_(side, uplo, trans, diag, &m, &n, &alpha, a, &lda, b, &ldb);
+  if (multiply)
+    dtrmm_(side, uplo, trans, diag, &m, &n, &alpha, a, &lda, b, &ldb);
+  else
+    dtrsm_(side, uplo, trans, diag, &m, &n, &alpha, a, &lda, b, &ldb);
   alpha = -1, m = 1;
   double s = 0;
   for (int i = 0; i < 9; ++i)
@@ -166,5 +180,10 @@ int main(void) {
     CHECK_GRADIENT_AND_DIRECTION("dtrsv_", trsv, p, NP);
   for (case_ = 0; case_ < 16; ++case_)
     CHECK_GRADIENT_AND_DIRECTION("dtrsm_", trsm, p, NP);
+  multiply = 1;
+  for (case_ = 0; case_ < 16; ++case_)
+    CHECK_GRADIENT_AND_DIRECTION("dtrmv_", trsv, p, NP);
+  for (case_ = 0; case_ < 16; ++case_)
+    CHECK_GRADIENT_AND_DIRECTION("dtrmm_", trsm, p, NP);
   return check_report();
 }

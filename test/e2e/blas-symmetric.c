@@ -1,7 +1,8 @@
 // BLAS's symmetric routines, through CBLAS and the Fortran interface:
-// dsymv (A symmetric, one triangle stored) and dsyrk (one triangle of C
-// written), differentiated by Capsule's built-in rules (runtime/blas).
-// Every order, triangle and transpose, beta active or 0, padded leading
+// dsymv and dsymm (A symmetric, one triangle stored) and dsyrk and dsyr2k
+// (one triangle of C written), differentiated by Capsule's built-in rules
+// (runtime/blas). Every order, side, triangle and transpose, beta active or
+// 0, padded leading
 // dimensions, strides 1 and -2, inputs overwritten after the call; the
 // entries the routines neither read nor write depend on the inputs too
 // (the other triangle of A: derivative 0; of C: its adjoint passes
@@ -20,6 +21,14 @@ void dsymv_(const char *uplo, const int *n, const double *alpha,
 void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda,
             const double *beta, double *c, const int *ldc);
+void dsymm_(const char *side, const char *uplo, const int *m, const int *n,
+            const double *alpha, const double *a, const int *lda,
+            const double *b, const int *ldb, const double *beta, double *c,
+            const int *ldc);
+void dsyr2k_(const char *uplo, const char *trans, const int *n, const int *k,
+             const double *alpha, const double *a, const int *lda,
+             const double *b, const int *ldb, const double *beta, double *c,
+             const int *ldc);
 
 #define NP 24
 
@@ -79,10 +88,70 @@ static double syrk(double *p) {
   return s;
 }
 
+/* C = alpha A B + beta C or alpha B A + beta C, C and B 2x3, A 2x2 or 3x3
+ * symmetric in padded arrays. */
+static double symm(double *p) {
+  int order = case_ & 1 ? CblasColMajor : CblasRowMajor;
+  int uplo = case_ & 2 ? CblasLower : CblasUpper;
+  int side = case_ & 4 ? CblasRight : CblasLeft;
+  double beta = case_ & 8 ? 0.0 : p[23];
+  double a[12], b[12], c[12];
+  for (int i = 0; i < 12; ++i) {
+    a[i] = p[i] * 0.6 + 0.02 * i;
+    b[i] = p[(i + 7) % NP] - 0.1 * i;
+    c[i] = p[(i + 12) % NP] + 0.1 * i;
+  }
+  if (case_ & 16) {
+    int m = 2, n = 3, ld = 4;
+    double alpha = p[22];
+    dsymm_(side == CblasLeft ? "l" : "R", uplo == CblasUpper ? "U" : "l", &m,
+           &n, &alpha, a, &ld, b, &ld, &beta, c, &ld);
+    alpha = 3, m = 0;
+  } else {
+    cblas_dsymm(order, side, uplo, 2, 3, p[22], a, 4, b, 4, beta, c, 4);
+  }
+  a[2] = -1, b[0] = 4; /* overwritten after the call */
+  double s = 0;
+  for (int i = 0; i < 12; ++i)
+    s += c[i] * c[i] * (1 + i % 3);
+  return s;
+}
+
+/* C = alpha (op(A) op(B)^T + op(B) op(A)^T) + beta C, C 3x3, inner
+ * dimension 2. */
+static double syr2k(double *p) {
+  int order = case_ & 1 ? CblasColMajor : CblasRowMajor;
+  int uplo = case_ & 2 ? CblasLower : CblasUpper;
+  int trans = case_ & 4 ? CblasTrans : CblasNoTrans;
+  double beta = case_ & 8 ? 0.0 : p[23];
+  double a[12], b[12], c[12];
+  for (int i = 0; i < 12; ++i) {
+    a[i] = p[i] * 0.7 - 0.05 * i;
+    b[i] = p[(i + 5) % NP] * 0.5 + 0.03 * i;
+    c[i] = p[(i + 12) % NP] + 0.1 * i;
+  }
+  if (case_ & 16) {
+    int n = 3, k = 2, ld = 4;
+    double alpha = p[22];
+    dsyr2k_(uplo == CblasUpper ? "u" : "L", trans == CblasTrans ? "T" : "n",
+            &n, &k, &alpha, a, &ld, b, &ld, &beta, c, &ld);
+    alpha = -1, k = 0;
+  } else {
+    cblas_dsyr2k(order, uplo, trans, 3, 2, p[22], a, 4, b, 4, beta, c, 4);
+  }
+  b[1] = -2; /* overwritten after the call */
+  double s = 0;
+  for (int i = 0; i < 12; ++i)
+    s += c[i] * c[i] * (1 + i % 5);
+  return s;
+}
+
 #define WRAP(F)                                                                \
   static double F##_fd(double *x, void *ctx) { return F(x); }
 WRAP(symv)
 WRAP(syrk)
+WRAP(symm)
+WRAP(syr2k)
 
 int main(void) {
   double p[NP];
@@ -93,6 +162,8 @@ int main(void) {
       continue; /* the Fortran interface is column-major only */
     CHECK_GRADIENT_AND_DIRECTION("dsymv", symv, p, NP);
     CHECK_GRADIENT_AND_DIRECTION("dsyrk", syrk, p, NP);
+    CHECK_GRADIENT_AND_DIRECTION("dsymm", symm, p, NP);
+    CHECK_GRADIENT_AND_DIRECTION("dsyr2k", syr2k, p, NP);
   }
   return check_report();
 }

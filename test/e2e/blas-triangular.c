@@ -1,6 +1,6 @@
-// CBLAS's dger, dtrsv and dtrsm (OpenBLAS) differentiated by Capsule's
-// built-in rules (runtime/blas): every order, side, triangle, transpose and
-// diagonal kind, padded leading dimensions, strides of 1, -1 and 2, active
+// CBLAS's dger, dtrsv, dtrmv, dtrsm and dtrmm (OpenBLAS) differentiated by
+// Capsule's built-in rules (runtime/blas): every order, side, triangle,
+// transpose and diagonal kind, padded leading dimensions, strides of 1, -1 and 2, active
 // alpha, and inputs overwritten after the call. The entries of a triangular
 // matrix the routine does not read (the other triangle, and the diagonal of
 // a unit one) depend on the inputs too: their derivatives must be 0.
@@ -37,8 +37,11 @@ static double ger(double *p) {
 }
 
 static int trsv_case;
+/* dtrmv and dtrmm in place of dtrsv and dtrsm. */
+static int multiply;
 
-/* x = op(A)^-1 b, A 3x3 triangular in a padded array, x with stride. */
+/* x = op(A)^-1 b (or op(A) b), A 3x3 triangular in a padded array, x with
+ * stride. */
 static double trsv(double *p) {
   int order = trsv_case & 1 ? CblasColMajor : CblasRowMajor;
   int uplo = trsv_case & 2 ? CblasLower : CblasUpper;
@@ -53,7 +56,10 @@ static double trsv(double *p) {
     a[i * lda + i] += 2 + p[i]; /* well conditioned */
   for (int i = 0; i < 6; ++i)
     x[i] = p[12 + i] + 0.1 * i;
-  cblas_dtrsv(order, uplo, trans, diag, 3, a, lda, x, inc);
+  if (multiply)
+    cblas_dtrmv(order, uplo, trans, diag, 3, a, lda, x, inc);
+  else
+    cblas_dtrsv(order, uplo, trans, diag, 3, a, lda, x, inc);
   a[1] = -3; /* overwritten after the call */
   double s = 0;
   for (int i = 0; i < 6; ++i)
@@ -63,7 +69,8 @@ static double trsv(double *p) {
 
 static int trsm_case;
 
-/* B = alpha op(A)^-1 B or alpha B op(A)^-1, B 2x3, A 2x2 or 3x3. */
+/* B = alpha op(A)^-1 B or alpha B op(A)^-1 (or the products), B 2x3, A 2x2
+ * or 3x3. */
 static double trsm(double *p) {
   int order = trsm_case & 1 ? CblasColMajor : CblasRowMajor;
   int side = trsm_case & 2 ? CblasRight : CblasLeft;
@@ -78,7 +85,10 @@ static double trsm(double *p) {
   }
   for (int i = 0; i < k; ++i)
     a[i * lda + i] += 2 + p[20 + i];
-  cblas_dtrsm(order, side, uplo, trans, diag, m, n, p[23], a, lda, b, ldb);
+  if (multiply)
+    cblas_dtrmm(order, side, uplo, trans, diag, m, n, p[23], a, lda, b, ldb);
+  else
+    cblas_dtrsm(order, side, uplo, trans, diag, m, n, p[23], a, lda, b, ldb);
   a[0] = 9; /* overwritten after the call */
   double s = 0;
   for (int i = 0; i < 16; ++i)
@@ -100,5 +110,10 @@ int main(void) {
     CHECK_GRADIENT_AND_DIRECTION("dtrsv", trsv, p, NP);
   for (trsm_case = 0; trsm_case < 32; ++trsm_case)
     CHECK_GRADIENT_AND_DIRECTION("dtrsm", trsm, p, NP);
+  multiply = 1;
+  for (trsv_case = 0; trsv_case < 32; ++trsv_case)
+    CHECK_GRADIENT_AND_DIRECTION("dtrmv", trsv, p, NP);
+  for (trsm_case = 0; trsm_case < 32; ++trsm_case)
+    CHECK_GRADIENT_AND_DIRECTION("dtrmm", trsm, p, NP);
   return check_report();
 }

@@ -1,21 +1,22 @@
 // BLAS routines and qsort inside checkpointed gradients and interruptible
 // runs. A simulation whose every step updates its state in place through
 // CBLAS and the Fortran interface: dgemv into a temporary, daxpy, dscal and
-// dcopy on strided views, dger and dsyrk accumulating into matrices, dgemm
-// with beta != 0 on the previous C, dtrsv and dtrsm solving in place,
-// dsymv, and ddot and dnrm2 reading; and a qsort of numbers in place. The
-// state lives in the caller's memory (the input itself), in the root's
-// stack arrays and in a heap block. The schedule re-executes steps from
-// capsules, so every routine's writes must be undone from the journal
-// (runtime/blas/Steps.c, runtime/libc/Sort.c): a capsule resumed twice
-// must give the same result, and the checkpointed gradient, with short
-// stages and every strategy, must equal the plain one (itself against
-// central differences). Forward mode over such a checkpointed gradient is
-// refused by name (errors/blas-unsupported.c: BLAS rules have no
-// derivatives of their own).
+// dcopy on strided views, dger, dsyrk and dsyr2k accumulating into
+// matrices, dgemm with beta != 0 on the previous C, dtrsv and dtrsm solving
+// and dtrmv and dtrmm multiplying in place, dsymv and dsymm, ddot and dnrm2
+// reading, and a qsort of numbers in place. The state lives in the caller's
+// memory (the input itself), in the root's stack arrays and in a heap
+// block. The schedule re-executes steps from capsules, so every routine's
+// writes must be undone from the journal (runtime/blas/Steps.c,
+// runtime/libc/Sort.c): a capsule resumed twice must give the same result,
+// and the checkpointed gradient, with short stages and every strategy, must
+// equal the plain one (itself against central differences). Forward mode
+// over such a checkpointed gradient is refused by name
+// (errors/blas-unsupported.c: BLAS rules have no derivatives of their own).
 // At -O2 the time loop, whose inner loops are unrolled, would be one atomic
 // step; CAPSULE_ATOMIC_LOOPS=0 keeps its yield point. The -O3 build keeps it
-// atomic and only checks the gradient (a single stage).
+// atomic, so no capsule falls inside the loop: it checks the gradients
+// only.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lopenblas
 // RUN: env CAPSULE_ATOMIC_LOOPS=0 %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lopenblas
 // RUN: %clang -O3 %capsule_cflags %s -o %t3 %capsule_ldflags -lopenblas
@@ -76,6 +77,7 @@ static double simulate(double *p) {
   double *a = p, *x = p + NA;
   double y[N], z[N] = {0}, w[2 * N], lower[N * LD], upper[N * LD];
   double m[N * LD] = {0}, s[N * N] = {0}, b[N * 2];
+  double s2[N * N] = {0}, bb[N * 2] = {0};
   double *c = calloc(N * LD, sizeof *c);
   const int n = N, ld = LD, one = 1;
   const double half = 0.5, tenth = 0.1;
@@ -95,15 +97,24 @@ static double simulate(double *p) {
     dtrsv_("L", "N", "n", &n, lower, &ld, x, &one);
     cblas_dtrsm(CblasRowMajor, CblasLeft, CblasUpper, CblasNoTrans,
                 CblasNonUnit, N, 2, 1.0, upper, LD, b, 2);
+    cblas_dtrmm(CblasRowMajor, CblasRight, CblasUpper, CblasNoTrans, CblasUnit,
+                N, 2, 0.9, upper, LD, b, 2);
     /* z = 0.2 sym(c) x + 0.9 z; s = 0.8 s + 0.1 x x^T (lower). */
     cblas_dsymv(CblasColMajor, CblasUpper, N, 0.2, c, LD, x, 1, 0.9, z, 1);
     cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, N, 1, 0.1, x, N, 0.8,
                 s, N);
+    /* s2 = 0.9 s2 + 0.05 (x y^T + y x^T) (upper); bb = 0.1 s2 b + 0.5 bb. */
+    cblas_dsyr2k(CblasColMajor, CblasUpper, CblasNoTrans, N, 1, 0.05, x, N, y,
+                 N, 0.9, s2, N);
+    cblas_dsymm(CblasRowMajor, CblasLeft, CblasLower, N, 2, 0.1, s2, N, b, 2,
+                0.5, bb, 2);
     /* b[:, 1] += 0.1 z (Fortran, stride 2); x += 0.1 b[:, 0] backwards. */
     daxpy_(&n, &tenth, z, &one, b + 1, (const int[]){2});
     cblas_daxpy(N, 0.1, b, 2, x, -1);
     /* w (stride 2) = z, scaled backwards; z -= 0.05 w. */
     cblas_dcopy(N, z, 1, w, 2);
+    cblas_dtrmv(CblasColMajor, CblasLower, CblasTrans, CblasUnit, N, lower, LD,
+                w, 2);
     cblas_dscal(N, 0.7, w, -2);
     cblas_daxpy(N, -0.05, w, 2, z, 1);
     /* The largest of z drives y next step: z sorted in place. */
@@ -113,7 +124,8 @@ static double simulate(double *p) {
   double r = cblas_ddot(N, x, 1, z, 1) + cblas_dnrm2(N * LD, c, 1) +
              cblas_ddot(N * 2, b, 1, b, 1);
   for (int i = 0; i < N; ++i)
-    r += s[i + i * N] * (i + 1) + m[i * LD + N - 1 - i];
+    r += s[i + i * N] * (i + 1) + m[i * LD + N - 1 - i] +
+         s2[i * N + i] * bb[2 * i + 1];
   free(c);
   return r;
 }

@@ -1,5 +1,5 @@
 // Error: BLAS calls Capsule's built-in rules do not cover, each with active
-// data: a routine without a rule (trmm), the Fortran interface declared with
+// data: a routine without a rule (drot), the Fortran interface declared with
 // gfortran's hidden string lengths, and second derivatives (forward over
 // reverse) through a routine that has a rule, whose rule is compiled into
 // the runtime and cannot be differentiated in turn, also over a checkpointed
@@ -10,11 +10,11 @@
 #include <cblas.h>
 #include <stddef.h>
 
-static double trmm(double *a) {
-  double b[4] = {1, 2, 3, 4};
-  // CHECK-DAG: blas-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'trmm': call to a function without a body and without a known derivative ('cblas_dtrmm'); define it in this translation unit, register a derivative rule for it
-  cblas_dtrmm(CblasRowMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, 2, 2, 1.0, a, 2, b, 2);
-  return b[0] + b[1] + b[3];
+static double rot(double *a) {
+  double y[2] = {1, 2};
+  // CHECK-DAG: blas-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'rot': call to a function without a body and without a known derivative ('cblas_drot'); define it in this translation unit, register a derivative rule for it
+  cblas_drot(2, a, 1, y, 1, 0.6, 0.8);
+  return a[0] * y[1];
 }
 
 void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n,
@@ -46,7 +46,7 @@ static void scaled_gradient(double *x, double *dx) {
 
 void run(double *x, double *dx, double *v, double *dv) {
   double g[4];
-  __capsule_autodiff((void *)trmm, x, g);
+  __capsule_autodiff((void *)rot, x, g);
   __capsule_autodiff((void *)trsv, x, g);
   __capsule_fwddiff((void *)dot_gradient, x, v, dx, dv);
   __capsule_fwddiff((void *)scaled_gradient, x, v, dx, dv);
