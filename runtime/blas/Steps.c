@@ -43,10 +43,15 @@ static void journal_matrix(int order, int rows, int cols, double *a, int ld) {
 #define JOURNAL_LIVE (__capsule_journal_depth != 0)
 
 /* The steps of a call doing a * b * c multiply-adds (at least one, the
- * call's own). */
+ * call's own; at most 2^62, where three 32-bit sizes would overflow). */
 static int64_t work(int64_t a, int64_t b, int64_t c) {
-  int64_t w = (a > 0 ? a : 0) * (b > 0 ? b : 0) * (c > 0 ? c : 0);
-  return w > 0 ? w : 1;
+  int64_t ab, w;
+  if (a <= 0 || b <= 0 || c <= 0)
+    return 1;
+  if (__builtin_mul_overflow(a, b, &ab) || __builtin_mul_overflow(ab, c, &w) ||
+      w > ((int64_t)1 << 62))
+    return (int64_t)1 << 62;
+  return w;
 }
 
 /*--- CBLAS -----------------------------------------------------------------*/
