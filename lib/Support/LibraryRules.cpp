@@ -126,7 +126,7 @@ constexpr StringLiteral RulePrefix = "__capsule_";
 
 /// What the program calls \p R.
 StringRef programName(const LibraryRoutine &R) {
-  return R.Name == QsortWithLayout ? "qsort" : R.Name;
+  return StringRef(R.Name) == QsortWithLayout ? "qsort" : R.Name;
 }
 
 /// The routine of the table \p F is, with the signature the runtime's

@@ -190,41 +190,32 @@ void __capsule_blas_dsyrk_tan(int order, int dorder, int uplo, int duplo,
                               const double *a, const double *da, int lda,
                               int dlda, double beta, double dbeta, double *c,
                               double *dc, int ldc, int dldc);
-void *__capsule_blas_dsymm_aug(int order, int dorder, int side, int dside,
-                               int uplo, int duplo, int m, int dm, int n,
-                               int dn, double alpha, const double *a,
-                               double *da, int lda, int dlda, const double *b,
-                               double *db, int ldb, int dldb, double beta,
-                               double *c, double *dc, int ldc, int dldc);
-two_adjoints __capsule_blas_dsymm_grad(
-    int order, int dorder, int side, int dside, int uplo, int duplo, int m,
-    int dm, int n, int dn, double alpha, const double *a, double *da, int lda,
-    int dlda, const double *b, double *db, int ldb, int dldb, double beta,
-    double *c, double *dc, int ldc, int dldc, void *tape);
-void __capsule_blas_dsymm_tan(int order, int dorder, int side, int dside,
-                              int uplo, int duplo, int m, int dm, int n, int dn,
-                              double alpha, double dalpha, const double *a,
-                              const double *da, int lda, int dlda,
-                              const double *b, const double *db, int ldb,
-                              int dldb, double beta, double dbeta, double *c,
-                              double *dc, int ldc, int dldc);
-void *__capsule_blas_dsyr2k_aug(int order, int dorder, int uplo, int duplo,
-                                int trans, int dtrans, int n, int dn, int k,
-                                int dk, double alpha, const double *a,
-                                double *da, int lda, int dlda, const double *b,
-                                double *db, int ldb, int dldb, double beta,
-                                double *c, double *dc, int ldc, int dldc);
-two_adjoints __capsule_blas_dsyr2k_grad(
-    int order, int dorder, int uplo, int duplo, int trans, int dtrans, int n,
-    int dn, int k, int dk, double alpha, const double *a, double *da, int lda,
-    int dlda, const double *b, double *db, int ldb, int dldb, double beta,
-    double *c, double *dc, int ldc, int dldc, void *tape);
-void __capsule_blas_dsyr2k_tan(int order, int dorder, int uplo, int duplo,
-                               int trans, int dtrans, int n, int dn, int k,
-                               int dk, double alpha, double dalpha,
-                               const double *a, const double *da, int lda,
-                               int dlda, const double *b, const double *db,
-                               int ldb, int dldb, double beta, double dbeta,
-                               double *c, double *dc, int ldc, int dldc);
+/* The rules of dsymm and dsyr2k, which take the same arguments: two options
+ * (side and triangle; triangle and transpose), two sizes, alpha, A, B, beta
+ * and C. */
+typedef void *operand_pair_aug(int order, int dorder, int option1, int doption1,
+                               int option2, int doption2, int size1, int dsize1,
+                               int size2, int dsize2, double alpha,
+                               const double *a, double *da, int lda, int dlda,
+                               const double *b, double *db, int ldb, int dldb,
+                               double beta, double *c, double *dc, int ldc,
+                               int dldc);
+typedef two_adjoints
+operand_pair_grad(int order, int dorder, int option1, int doption1, int option2,
+                  int doption2, int size1, int dsize1, int size2, int dsize2,
+                  double alpha, const double *a, double *da, int lda, int dlda,
+                  const double *b, double *db, int ldb, int dldb, double beta,
+                  double *c, double *dc, int ldc, int dldc, void *tape);
+typedef void operand_pair_tan(int order, int dorder, int option1, int doption1,
+                              int option2, int doption2, int size1, int dsize1,
+                              int size2, int dsize2, double alpha,
+                              double dalpha, const double *a, const double *da,
+                              int lda, int dlda, const double *b,
+                              const double *db, int ldb, int dldb, double beta,
+                              double dbeta, double *c, double *dc, int ldc,
+                              int dldc);
+operand_pair_aug __capsule_blas_dsymm_aug, __capsule_blas_dsyr2k_aug;
+operand_pair_grad __capsule_blas_dsymm_grad, __capsule_blas_dsyr2k_grad;
+operand_pair_tan __capsule_blas_dsymm_tan, __capsule_blas_dsyr2k_tan;
 
 #endif

@@ -559,7 +559,49 @@ void __capsule_blas_f_dsyrk_tan(const char *uplo, const char *duplo,
                            *dbeta, c, dc, *ldc, 0);
 }
 
-/*--- dsymm_ ---------------------------------------------------------------*/
+/*--- dsymm_ and dsyr2k_ ----------------------------------------------------*/
+
+/* The Fortran rules of dsymm_ and dsyr2k_, given the CBLAS routine's rules
+ * and the call's options (as CBLAS enumerations, in CBLAS's order) and
+ * sizes. */
+static void *operand_pair_f_aug(operand_pair_aug *aug, int option1, int option2,
+                                const int *size1, const int *size2,
+                                const double *alpha, const double *a,
+                                double *da, const int *lda, const double *b,
+                                double *db, const int *ldb, const double *beta,
+                                double *c, double *dc, const int *ldc) {
+  int args[] = {option1, option2, *size1, *size2, *lda, *ldb, *ldc};
+  void *inner =
+      aug(ColMajor, 0, option1, 0, option2, 0, *size1, 0, *size2, 0, *alpha, a,
+          da, *lda, 0, b, db, *ldb, 0, *beta, c, dc, *ldc, 0);
+  return keep_scalars(inner, 7, args, *alpha, *beta);
+}
+
+static void operand_pair_f_grad(operand_pair_grad *grad, double *dalpha,
+                                const double *a, double *da, const double *b,
+                                double *db, double *dbeta, double *c,
+                                double *dc, void *tape) {
+  fortran_tape *t = tape;
+  const int *s = t->arg;
+  two_adjoints g =
+      grad(ColMajor, 0, s[0], 0, s[1], 0, s[2], 0, s[3], 0, t->alpha, a, da,
+           s[4], 0, b, db, s[5], 0, t->beta, c, dc, s[6], 0, t->inner);
+  *dalpha += g.dalpha;
+  *dbeta += g.dbeta;
+  __capsule_blas_scratch_free(t);
+}
+
+static void operand_pair_f_tan(operand_pair_tan *tan, int option1, int option2,
+                               const int *size1, const int *size2,
+                               const double *alpha, const double *dalpha,
+                               const double *a, const double *da,
+                               const int *lda, const double *b,
+                               const double *db, const int *ldb,
+                               const double *beta, const double *dbeta,
+                               double *c, double *dc, const int *ldc) {
+  tan(ColMajor, 0, option1, 0, option2, 0, *size1, 0, *size2, 0, *alpha,
+      *dalpha, a, da, *lda, 0, b, db, *ldb, 0, *beta, *dbeta, c, dc, *ldc, 0);
+}
 
 void *__capsule_blas_f_dsymm_aug(
     const char *side, const char *dside, const char *uplo, const char *duplo,
@@ -568,11 +610,9 @@ void *__capsule_blas_f_dsymm_aug(
     const int *lda, const int *dlda, const double *b, double *db,
     const int *ldb, const int *dldb, const double *beta, double *dbeta,
     double *c, double *dc, const int *ldc, const int *dldc) {
-  int args[] = {side_of(side), uplo_of(uplo), *m, *n, *lda, *ldb, *ldc};
-  void *inner = __capsule_blas_dsymm_aug(ColMajor, 0, args[0], 0, args[1], 0,
-                                         *m, 0, *n, 0, *alpha, a, da, *lda, 0,
-                                         b, db, *ldb, 0, *beta, c, dc, *ldc, 0);
-  return keep_scalars(inner, 7, args, *alpha, *beta);
+  return operand_pair_f_aug(__capsule_blas_dsymm_aug, side_of(side),
+                            uplo_of(uplo), m, n, alpha, a, da, lda, b, db, ldb,
+                            beta, c, dc, ldc);
 }
 
 void __capsule_blas_f_dsymm_grad(
@@ -582,14 +622,8 @@ void __capsule_blas_f_dsymm_grad(
     const int *lda, const int *dlda, const double *b, double *db,
     const int *ldb, const int *dldb, const double *beta, double *dbeta,
     double *c, double *dc, const int *ldc, const int *dldc, void *tape) {
-  fortran_tape *t = tape;
-  const int *s = t->arg;
-  two_adjoints g = __capsule_blas_dsymm_grad(
-      ColMajor, 0, s[0], 0, s[1], 0, s[2], 0, s[3], 0, t->alpha, a, da, s[4], 0,
-      b, db, s[5], 0, t->beta, c, dc, s[6], 0, t->inner);
-  *dalpha += g.dalpha;
-  *dbeta += g.dbeta;
-  __capsule_blas_scratch_free(t);
+  operand_pair_f_grad(__capsule_blas_dsymm_grad, dalpha, a, da, b, db, dbeta, c,
+                      dc, tape);
 }
 
 void __capsule_blas_f_dsymm_tan(
@@ -600,12 +634,10 @@ void __capsule_blas_f_dsymm_tan(
     const double *db, const int *ldb, const int *dldb, const double *beta,
     const double *dbeta, double *c, double *dc, const int *ldc,
     const int *dldc) {
-  __capsule_blas_dsymm_tan(ColMajor, 0, side_of(side), 0, uplo_of(uplo), 0, *m,
-                           0, *n, 0, *alpha, *dalpha, a, da, *lda, 0, b, db,
-                           *ldb, 0, *beta, *dbeta, c, dc, *ldc, 0);
+  operand_pair_f_tan(__capsule_blas_dsymm_tan, side_of(side), uplo_of(uplo), m,
+                     n, alpha, dalpha, a, da, lda, b, db, ldb, beta, dbeta, c,
+                     dc, ldc);
 }
-
-/*--- dsyr2k_ --------------------------------------------------------------*/
 
 void *__capsule_blas_f_dsyr2k_aug(
     const char *uplo, const char *duplo, const char *trans, const char *dtrans,
@@ -614,11 +646,9 @@ void *__capsule_blas_f_dsyr2k_aug(
     const int *lda, const int *dlda, const double *b, double *db,
     const int *ldb, const int *dldb, const double *beta, double *dbeta,
     double *c, double *dc, const int *ldc, const int *dldc) {
-  int args[] = {uplo_of(uplo), trans_of(trans), *n, *k, *lda, *ldb, *ldc};
-  void *inner = __capsule_blas_dsyr2k_aug(
-      ColMajor, 0, args[0], 0, args[1], 0, *n, 0, *k, 0, *alpha, a, da, *lda, 0,
-      b, db, *ldb, 0, *beta, c, dc, *ldc, 0);
-  return keep_scalars(inner, 7, args, *alpha, *beta);
+  return operand_pair_f_aug(__capsule_blas_dsyr2k_aug, uplo_of(uplo),
+                            trans_of(trans), n, k, alpha, a, da, lda, b, db,
+                            ldb, beta, c, dc, ldc);
 }
 
 void __capsule_blas_f_dsyr2k_grad(
@@ -628,14 +658,8 @@ void __capsule_blas_f_dsyr2k_grad(
     const int *lda, const int *dlda, const double *b, double *db,
     const int *ldb, const int *dldb, const double *beta, double *dbeta,
     double *c, double *dc, const int *ldc, const int *dldc, void *tape) {
-  fortran_tape *t = tape;
-  const int *s = t->arg;
-  two_adjoints g = __capsule_blas_dsyr2k_grad(
-      ColMajor, 0, s[0], 0, s[1], 0, s[2], 0, s[3], 0, t->alpha, a, da, s[4], 0,
-      b, db, s[5], 0, t->beta, c, dc, s[6], 0, t->inner);
-  *dalpha += g.dalpha;
-  *dbeta += g.dbeta;
-  __capsule_blas_scratch_free(t);
+  operand_pair_f_grad(__capsule_blas_dsyr2k_grad, dalpha, a, da, b, db, dbeta,
+                      c, dc, tape);
 }
 
 void __capsule_blas_f_dsyr2k_tan(
@@ -646,7 +670,7 @@ void __capsule_blas_f_dsyr2k_tan(
     const double *db, const int *ldb, const int *dldb, const double *beta,
     const double *dbeta, double *c, double *dc, const int *ldc,
     const int *dldc) {
-  __capsule_blas_dsyr2k_tan(ColMajor, 0, uplo_of(uplo), 0, trans_of(trans), 0,
-                            *n, 0, *k, 0, *alpha, *dalpha, a, da, *lda, 0, b,
-                            db, *ldb, 0, *beta, *dbeta, c, dc, *ldc, 0);
+  operand_pair_f_tan(__capsule_blas_dsyr2k_tan, uplo_of(uplo), trans_of(trans),
+                     n, k, alpha, dalpha, a, da, lda, b, db, ldb, beta, dbeta,
+                     c, dc, ldc);
 }
