@@ -401,7 +401,10 @@ void Instrumenter::journalAndChargeLibraryCall(CallBase &Call) {
   // charged by its own rules (StepModel::chargesItself).
   if (Function *Step = libraryStepFunction(*Callee)) {
     IRBuilder<> B(&Call);
-    Value *Steps = B.CreateCall(Step, SmallVector<Value *, 16>(Call.args()));
+    // (Without the hidden lengths of a Fortran routine's characters.)
+    SmallVector<Value *, 16> Args(
+        drop_end(Call.args(), Call.arg_size() - Step->arg_size()));
+    Value *Steps = B.CreateCall(Step, Args);
     if (Model.chargesWork(*Call.getParent()) && !Model.isTeamCode(F)) {
       Value *Budget = ABI.budgetAddress(B);
       Value *Left = B.CreateLoad(B.getInt64Ty(), Budget, "steps.left");

@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -16,14 +17,16 @@ namespace {
 
 /// A routine with rules in the runtime: the stem of its rules' names, its
 /// C signature, one letter per type (result first; v void, d double, i
-/// 32-bit integer or enumeration, l 64-bit integer, p pointer), and whether
-/// its augmented rule returns a tape. The Fortran interface takes every
+/// 32-bit integer or enumeration, l 64-bit integer, p pointer), whether
+/// its augmented rule returns a tape, and for the Fortran interface the
+/// number of its character arguments. The Fortran interface takes every
 /// argument by address; its rules keep the scalars' values on their tapes.
 struct LibraryRoutine {
   const char *Name;
   const char *Stem;
   const char *Signature;
   bool Tape;
+  unsigned Characters = 0;
 };
 
 constexpr LibraryRoutine Routines[] = {
@@ -48,17 +51,17 @@ constexpr LibraryRoutine Routines[] = {
     {"dscal_", "blas_f_dscal", "vpppp", true},
     {"dnrm2_", "blas_f_dnrm2", "dppp", true},
     {"dcopy_", "blas_f_dcopy", "vppppp", true},
-    {"dgemv_", "blas_f_dgemv", "vppppppppppp", true},
+    {"dgemv_", "blas_f_dgemv", "vppppppppppp", true, 1},
     {"dger_", "blas_f_dger", "vppppppppp", true},
-    {"dtrsv_", "blas_f_dtrsv", "vpppppppp", true},
-    {"dtrmv_", "blas_f_dtrmv", "vpppppppp", true},
-    {"dsymv_", "blas_f_dsymv", "vpppppppppp", true},
-    {"dgemm_", "blas_f_dgemm", "vppppppppppppp", true},
-    {"dtrsm_", "blas_f_dtrsm", "vppppppppppp", true},
-    {"dtrmm_", "blas_f_dtrmm", "vppppppppppp", true},
-    {"dsyrk_", "blas_f_dsyrk", "vpppppppppp", true},
-    {"dsymm_", "blas_f_dsymm", "vpppppppppppp", true},
-    {"dsyr2k_", "blas_f_dsyr2k", "vpppppppppppp", true},
+    {"dtrsv_", "blas_f_dtrsv", "vpppppppp", true, 3},
+    {"dtrmv_", "blas_f_dtrmv", "vpppppppp", true, 3},
+    {"dsymv_", "blas_f_dsymv", "vpppppppppp", true, 1},
+    {"dgemm_", "blas_f_dgemm", "vppppppppppppp", true, 2},
+    {"dtrsm_", "blas_f_dtrsm", "vppppppppppp", true, 4},
+    {"dtrmm_", "blas_f_dtrmm", "vppppppppppp", true, 4},
+    {"dsyrk_", "blas_f_dsyrk", "vpppppppppp", true, 2},
+    {"dsymm_", "blas_f_dsymm", "vpppppppppppp", true, 2},
+    {"dsyr2k_", "blas_f_dsyr2k", "vpppppppppppp", true, 2},
     {"qsort", "libc_qsort", "vpllp", true},
     {QsortWithLayout, "libc_qsort_layout", "vpllpp", true},
 };
@@ -78,14 +81,21 @@ Type *typeOf(LLVMContext &C, char Letter) {
   }
 }
 
-bool hasSignature(const Function &F, StringRef Signature) {
+/// Whether \p F has the result and parameters \p Signature names, followed
+/// by \p HiddenLengths integers: the lengths of a Fortran routine's
+/// character arguments, which gfortran's convention appends (size_t, or int
+/// as f2c's).
+bool hasSignature(const Function &F, StringRef Signature,
+                  unsigned HiddenLengths = 0) {
   LLVMContext &C = F.getContext();
   FunctionType *FT = F.getFunctionType();
-  if (FT->isVarArg() || FT->getNumParams() + 1 != Signature.size() ||
+  unsigned Named = Signature.size() - 1;
+  if (FT->isVarArg() || FT->getNumParams() != Named + HiddenLengths ||
       FT->getReturnType() != typeOf(C, Signature[0]))
     return false;
   for (auto [K, T] : enumerate(FT->params()))
-    if (T != typeOf(C, Signature[K + 1]))
+    if (K < Named ? T != typeOf(C, Signature[K + 1])
+                  : !T->isIntegerTy(32) && !T->isIntegerTy(64))
       return false;
   return true;
 }
@@ -123,21 +133,34 @@ FunctionType *tangentType(const Function &F) {
 }
 
 constexpr StringLiteral RulePrefix = "__capsule_";
+constexpr StringLiteral HiddenLengthsSuffix = ".hidden_lengths";
 
 /// What the program calls \p R.
 StringRef programName(const LibraryRoutine &R) {
   return StringRef(R.Name) == QsortWithLayout ? "qsort" : R.Name;
 }
 
-/// The routine of the table \p F is, with the signature the runtime's
-/// definitions assume.
-const LibraryRoutine *routineOf(const Function &F) {
+/// A declaration of a routine of the table, with the signature the
+/// runtime's definitions assume, perhaps followed by the hidden lengths of
+/// its character arguments.
+struct DeclaredRoutine {
+  const LibraryRoutine &Routine;
+  unsigned HiddenLengths;
+};
+
+std::optional<DeclaredRoutine> routineOf(const Function &F) {
   if (!F.isDeclaration())
-    return nullptr;
-  for (const LibraryRoutine &R : Routines)
-    if (F.getName() == R.Name)
-      return hasSignature(F, R.Signature) ? &R : nullptr;
-  return nullptr;
+    return std::nullopt;
+  for (const LibraryRoutine &R : Routines) {
+    if (F.getName() != R.Name)
+      continue;
+    if (hasSignature(F, R.Signature))
+      return DeclaredRoutine{R, 0};
+    if (R.Characters && hasSignature(F, R.Signature, R.Characters))
+      return DeclaredRoutine{R, R.Characters};
+    return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 Function *declareRule(Module &M, StringRef Stem, StringRef Kind,
@@ -146,12 +169,60 @@ Function *declareRule(Module &M, StringRef Stem, StringRef Kind,
   return cast<Function>(M.getOrInsertFunction(Name, Ty).getCallee());
 }
 
-/// Gives \p F, the declaration of routine \p R, the runtime's rules.
-void attachRules(Function &F, const LibraryRoutine &R) {
+/// \p Ty without its \p Count parameters from \p First.
+FunctionType *withoutParams(FunctionType *Ty, unsigned First, unsigned Count) {
+  SmallVector<Type *, 16> Params(Ty->params());
+  Params.erase(Params.begin() + First, Params.begin() + First + Count);
+  return FunctionType::get(Ty->getReturnType(), Params, /*isVarArg=*/false);
+}
+
+/// A function of type \p Ty that calls \p Rule with its parameters but the
+/// \p Count from \p First: the hidden lengths and their shadows or
+/// tangents, which the runtime's rules do not take (they read the first
+/// character of each option, as BLAS does).
+Function *hiddenLengthsShim(Function &Rule, FunctionType *Ty, unsigned First,
+                            unsigned Count) {
+  Module &M = *Rule.getParent();
+  std::string Name = (Rule.getName() + HiddenLengthsSuffix).str();
+  if (Function *Shim = M.getFunction(Name))
+    return Shim;
+  Function *Shim = Function::Create(Ty, GlobalValue::InternalLinkage, Name, M);
+  Shim->addFnAttr(Attribute::AlwaysInline);
+  IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", Shim));
+  SmallVector<Value *, 16> Args;
+  for (Argument &A : Shim->args())
+    if (A.getArgNo() < First || A.getArgNo() >= First + Count)
+      Args.push_back(&A);
+  CallInst *Call = B.CreateCall(&Rule, Args);
+  if (Ty->getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+  return Shim;
+}
+
+/// The rule of kind \p Kind and type \p Ty (derived from the declaration)
+/// of routine \p D. Every argument of a Fortran routine is a pointer,
+/// followed in every rule by its shadow or tangent, so the hidden lengths'
+/// pairs start at twice the number of the routine's own arguments.
+Function *ruleOf(Module &M, const DeclaredRoutine &D, StringRef Kind,
+                 FunctionType *Ty) {
+  if (!D.HiddenLengths)
+    return declareRule(M, D.Routine.Stem, Kind, Ty);
+  unsigned First = 2 * (StringRef(D.Routine.Signature).size() - 1);
+  unsigned Count = 2 * D.HiddenLengths;
+  Function *Rule =
+      declareRule(M, D.Routine.Stem, Kind, withoutParams(Ty, First, Count));
+  return hiddenLengthsShim(*Rule, Ty, First, Count);
+}
+
+/// Gives \p F, the declaration of routine \p D, the runtime's rules.
+void attachRules(Function &F, const DeclaredRoutine &D) {
   Module &M = *F.getParent();
-  Function *Aug = declareRule(M, R.Stem, "aug", augmentType(F, R.Tape));
-  Function *Grad = declareRule(M, R.Stem, "grad", gradientType(F, R.Tape));
-  Function *Tan = declareRule(M, R.Stem, "tan", tangentType(F));
+  bool Tape = D.Routine.Tape;
+  Function *Aug = ruleOf(M, D, "aug", augmentType(F, Tape));
+  Function *Grad = ruleOf(M, D, "grad", gradientType(F, Tape));
+  Function *Tan = ruleOf(M, D, "tan", tangentType(F));
   setGradientRule(F, *Aug, *Grad);
   setTangentRule(F, *Tan);
   // Unused until a derivative calls them: kept from removal, as the
@@ -168,12 +239,12 @@ void attachLibraryRules(Module &M) {
 }
 
 void attachLibraryRules(Function &F) {
-  if (const LibraryRoutine *R = routineOf(F);
-      R && !gradientRule(F) && !tangentRule(F))
-    attachRules(F, *R);
+  if (std::optional<DeclaredRoutine> D = routineOf(F);
+      D && !gradientRule(F) && !tangentRule(F))
+    attachRules(F, *D);
 }
 
-bool isLibraryRoutine(const Function &F) { return routineOf(F) != nullptr; }
+bool isLibraryRoutine(const Function &F) { return routineOf(F).has_value(); }
 
 std::optional<StringRef> routineStoodFor(StringRef Name) {
   for (const LibraryRoutine &R : Routines)
@@ -183,13 +254,13 @@ std::optional<StringRef> routineStoodFor(StringRef Name) {
 }
 
 Function *libraryStepFunction(Function &Routine) {
-  const LibraryRoutine *R = routineOf(Routine);
-  if (!R)
+  std::optional<DeclaredRoutine> D = routineOf(Routine);
+  if (!D)
     return nullptr;
-  FunctionType *FT = Routine.getFunctionType();
-  return declareRule(*Routine.getParent(), R->Stem, "step",
+  ArrayRef<Type *> Params = Routine.getFunctionType()->params();
+  return declareRule(*Routine.getParent(), D->Routine.Stem, "step",
                      FunctionType::get(Type::getInt64Ty(Routine.getContext()),
-                                       FT->params(),
+                                       Params.drop_back(D->HiddenLengths),
                                        /*isVarArg=*/false));
 }
 
@@ -202,7 +273,9 @@ bool isLibraryStepFunction(StringRef Name) {
 
 std::optional<StringRef> libraryRoutineOfRule(const Function &Rule) {
   StringRef Name = Rule.getName();
-  if (!Rule.isDeclaration() || !Name.consume_front(RulePrefix))
+  // A shim that drops hidden lengths stands for the rule it calls.
+  bool Shim = Rule.hasLocalLinkage() && Name.consume_back(HiddenLengthsSuffix);
+  if ((!Rule.isDeclaration() && !Shim) || !Name.consume_front(RulePrefix))
     return std::nullopt;
   for (const LibraryRoutine &R : Routines)
     for (StringRef Kind : {"_aug", "_grad", "_tan"})

@@ -10,7 +10,10 @@
 // whose layout is known, the runtime's qsort with that layout (SortCalls.h).
 // Only declarations with the ABI the runtime's definitions assume get them:
 // 32-bit integers and enumerations for BLAS (OpenBLAS's and the reference
-// BLAS's default). The runtime also knows what each routine writes and
+// BLAS's default). A Fortran routine may be declared with or without the
+// hidden lengths gfortran's convention appends for its character arguments
+// (size_t, or int as f2c's); the rules ignore them, as BLAS reads one
+// character of each option. The runtime also knows what each routine writes and
 // costs, for interruptible code.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_LIBRARYRULES_H

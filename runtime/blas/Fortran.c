@@ -4,8 +4,10 @@
  * dsymv_, dgemm_, dtrsm_, dtrmm_, dsymm_, dsyrk_ and dsyr2k_ as C programs
  * call them: every
  * argument by address, matrices column-major, options as characters ('N',
- * 'T', 'U', 'L', ...), no hidden string lengths (OpenBLAS's f77blas.h). Each
- *rule reads the arguments and calls the CBLAS routine's rule (CblasRules.h).
+ * 'T', 'U', 'L', ...), no hidden string lengths (OpenBLAS's f77blas.h); the
+ * pass calls them through shims that drop those lengths where a program
+ * declares them (Support/LibraryRules.cpp). Each rule reads the arguments
+ * and calls the CBLAS routine's rule (CblasRules.h).
  * The scalars the program passed by address may change before the reverse
  * sweep, so the augmented rule keeps their values on its tape for the
  * gradient; the adjoints of alpha and beta are added into their shadows.

@@ -7,9 +7,14 @@
 // tangents against central differences at -O0 and -O2.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lopenblas && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lopenblas && %t2
+// With gfortran's hidden lengths of the character arguments declared and
+// passed, as size_t and as f2c's int:
+// RUN: %clang -O1 -g -DSTRLEN=size_t %capsule_cflags %s -o %t1 %capsule_ldflags -lopenblas && %t1
+// RUN: %clang -O2 -g -DSTRLEN=int %capsule_cflags %s -o %t3 %capsule_ldflags -lopenblas && %t3
 #include <capsule/capsule.h>
 #include <math.h>
 #include "check.h"
+#include "fortran_lengths.h"
 
 double ddot_(const int *n, const double *x, const int *incx, const double *y,
              const int *incy);
@@ -21,24 +26,28 @@ void dcopy_(const int *n, const double *x, const int *incx, double *y,
             const int *incy);
 void dgemv_(const char *trans, const int *m, const int *n, const double *alpha,
             const double *a, const int *lda, const double *x, const int *incx,
-            const double *beta, double *y, const int *incy);
+            const double *beta, double *y, const int *incy STRLENS(1));
 void dger_(const int *m, const int *n, const double *alpha, const double *x,
            const int *incx, const double *y, const int *incy, double *a,
            const int *lda);
 void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
             const int *k, const double *alpha, const double *a, const int *lda,
             const double *b, const int *ldb, const double *beta, double *c,
-            const int *ldc);
+            const int *ldc STRLENS(2));
 void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n,
-            const double *a, const int *lda, double *x, const int *incx);
+            const double *a, const int *lda, double *x,
+            const int *incx STRLENS(3));
 void dtrmv_(const char *uplo, const char *trans, const char *diag, const int *n,
-            const double *a, const int *lda, double *x, const int *incx);
+            const double *a, const int *lda, double *x,
+            const int *incx STRLENS(3));
 void dtrsm_(const char *side, const char *uplo, const char *transa,
             const char *diag, const int *m, const int *n, const double *alpha,
-            const double *a, const int *lda, double *b, const int *ldb);
+            const double *a, const int *lda, double *b,
+            const int *ldb STRLENS(4));
 void dtrmm_(const char *side, const char *uplo, const char *transa,
             const char *diag, const int *m, const int *n, const double *alpha,
-            const double *a, const int *lda, double *b, const int *ldb);
+            const double *a, const int *lda, double *b,
+            const int *ldb STRLENS(4));
 
 #define NP 24
 
@@ -72,7 +81,8 @@ static double gemv(double *p) {
   double a[10], y[3] = {p[20], p[21], p[22] * p[20]};
   for (int i = 0; i < 10; ++i)
     a[i] = p[i] + 0.1 * i;
-  dgemv_(trans, &m, &n, &alpha, a, &lda, p + 12, &incx, &beta, y, &incy);
+  dgemv_(trans, &m, &n, &alpha, a, &lda, p + 12, &incx, &beta, y,
+         &incy LENGTHS(1));
   alpha = 0, m = 0, lda = 1; /* changed after the call */
   return y[0] * y[0] + 2 * y[1] * y[1] + 3 * y[2] * y[2];
 }
@@ -101,7 +111,7 @@ static double gemm(double *p) {
     b[i] = p[(i + 10) % 20] - 0.03 * i;
     c[i] = p[(i + 3) % 24] + 0.2;
   }
-  dgemm_(ta, tb, &m, &n, &k, &p[22], a, &ld, b, &ld, &beta, c, &ld);
+  dgemm_(ta, tb, &m, &n, &k, &p[22], a, &ld, b, &ld, &beta, c, &ld LENGTHS(2));
   beta = 2, k = 0;
   double s = 0;
   for (int i = 0; i < 12; ++i)
@@ -124,9 +134,9 @@ static double trsv(double *p) {
   for (int i = 0; i < 6; ++i)
     x[i] = p[12 + i] + 0.1 * i;
   if (multiply)
-    dtrmv_(uplo, trans, diag, &n, a, &lda, x, &inc);
+    dtrmv_(uplo, trans, diag, &n, a, &lda, x, &inc LENGTHS(3));
   else
-    dtrsv_(uplo, trans, diag, &n, a, &lda, x, &inc);
+    dtrsv_(uplo, trans, diag, &n, a, &lda, x, &inc LENGTHS(3));
   n = 1, inc = 3;
   double s = 0;
   for (int i = 0; i < 6; ++i)
@@ -146,9 +156,11 @@ static double trsm(double *p) {
   for (int i = 0; i < k; ++i)
     a[i * lda + i] += 2 + p[20 + i];
   if (multiply)
-    dtrmm_(side, uplo, trans, diag, &m, &n, &alpha, a, &lda, b, &ldb);
+    dtrmm_(side, uplo, trans, diag, &m, &n, &alpha, a, &lda, b,
+           &ldb LENGTHS(4));
   else
-    dtrsm_(side, uplo, trans, diag, &m, &n, &alpha, a, &lda, b, &ldb);
+    dtrsm_(side, uplo, trans, diag, &m, &n, &alpha, a, &lda, b,
+           &ldb LENGTHS(4));
   alpha = -1, m = 1;
   double s = 0;
   for (int i = 0; i < 9; ++i)

@@ -10,25 +10,28 @@
 // -O2.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lopenblas && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lopenblas && %t2
+// With gfortran's hidden lengths of the character arguments (as size_t):
+// RUN: %clang -O1 -g -DSTRLEN=size_t %capsule_cflags %s -o %t1 %capsule_ldflags -lopenblas && %t1
 #include <capsule/capsule.h>
 #include <cblas.h>
 #include <math.h>
 #include "check.h"
+#include "fortran_lengths.h"
 
 void dsymv_(const char *uplo, const int *n, const double *alpha,
             const double *a, const int *lda, const double *x, const int *incx,
-            const double *beta, double *y, const int *incy);
+            const double *beta, double *y, const int *incy STRLENS(1));
 void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda,
-            const double *beta, double *c, const int *ldc);
+            const double *beta, double *c, const int *ldc STRLENS(2));
 void dsymm_(const char *side, const char *uplo, const int *m, const int *n,
             const double *alpha, const double *a, const int *lda,
             const double *b, const int *ldb, const double *beta, double *c,
-            const int *ldc);
+            const int *ldc STRLENS(2));
 void dsyr2k_(const char *uplo, const char *trans, const int *n, const int *k,
              const double *alpha, const double *a, const int *lda,
              const double *b, const int *ldb, const double *beta, double *c,
-             const int *ldc);
+             const int *ldc STRLENS(2));
 
 #define NP 24
 
@@ -49,7 +52,7 @@ static double symv(double *p) {
     int n = 3, lda = 4, one = 1;
     double alpha = p[21];
     dsymv_(uplo == CblasUpper ? "U" : "l", &n, &alpha, a, &lda, p + 12, &one,
-           &beta, y, &inc);
+           &beta, y, &inc LENGTHS(1));
     alpha = 0, n = 1;
   } else {
     cblas_dsymv(order, uplo, 3, p[21], a, 4, p + 12, 1, beta, y, inc);
@@ -76,7 +79,7 @@ static double syrk(double *p) {
     int n = 3, k = 2, lda = 4, ldc = 4;
     double alpha = p[22];
     dsyrk_(uplo == CblasUpper ? "u" : "L", trans == CblasTrans ? "T" : "n", &n,
-           &k, &alpha, a, &lda, &beta, c, &ldc);
+           &k, &alpha, a, &lda, &beta, c, &ldc LENGTHS(2));
     alpha = -1, k = 0;
   } else {
     cblas_dsyrk(order, uplo, trans, 3, 2, p[22], a, 4, beta, c, 4);
@@ -105,7 +108,7 @@ static double symm(double *p) {
     int m = 2, n = 3, ld = 4;
     double alpha = p[22];
     dsymm_(side == CblasLeft ? "l" : "R", uplo == CblasUpper ? "U" : "l", &m,
-           &n, &alpha, a, &ld, b, &ld, &beta, c, &ld);
+           &n, &alpha, a, &ld, b, &ld, &beta, c, &ld LENGTHS(2));
     alpha = 3, m = 0;
   } else {
     cblas_dsymm(order, side, uplo, 2, 3, p[22], a, 4, b, 4, beta, c, 4);
@@ -134,7 +137,7 @@ static double syr2k(double *p) {
     int n = 3, k = 2, ld = 4;
     double alpha = p[22];
     dsyr2k_(uplo == CblasUpper ? "u" : "L", trans == CblasTrans ? "T" : "n",
-            &n, &k, &alpha, a, &ld, b, &ld, &beta, c, &ld);
+            &n, &k, &alpha, a, &ld, b, &ld, &beta, c, &ld LENGTHS(2));
     alpha = -1, k = 0;
   } else {
     cblas_dsyr2k(order, uplo, trans, 3, 2, p[22], a, 4, b, 4, beta, c, 4);

@@ -16,8 +16,9 @@
 // At -O2 the time loop, whose inner loops are unrolled, would be one atomic
 // step; CAPSULE_ATOMIC_LOOPS=0 keeps its yield point. The -O3 build keeps it
 // atomic, so no capsule falls inside the loop: it checks the gradients
-// only.
-// RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lopenblas
+// only. The -O0 build declares and passes the hidden lengths of the Fortran
+// routines' character arguments (gfortran's convention).
+// RUN: %clang -O0 -g -DSTRLEN=size_t %capsule_cflags %s -o %t0 %capsule_ldflags -lopenblas
 // RUN: env CAPSULE_ATOMIC_LOOPS=0 %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lopenblas
 // RUN: %clang -O3 %capsule_cflags %s -o %t3 %capsule_ldflags -lopenblas
 // RUN: env OPENBLAS_NUM_THREADS=1 CAPSULE_LEAF_STEPS=40 %t0
@@ -41,16 +42,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "fortran_lengths.h"
 
 void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
             const int *k, const double *alpha, const double *a, const int *lda,
             const double *b, const int *ldb, const double *beta, double *c,
-            const int *ldc);
+            const int *ldc STRLENS(2));
 void daxpy_(const int *n, const double *alpha, const double *x,
             const int *incx, double *y, const int *incy);
 void dtrsv_(const char *uplo, const char *trans, const char *diag,
             const int *n, const double *a, const int *lda, double *x,
-            const int *incx);
+            const int *incx STRLENS(3));
 
 #define N 4
 #define LD 5 /* padded leading dimension */
@@ -92,9 +94,10 @@ static double simulate(double *p) {
     cblas_daxpy(N, 1.0, y, 1, x, 1);
     /* m += 0.1 x y^T; c = 0.5 m A^T + 0.5 c (Fortran, column-major). */
     cblas_dger(CblasColMajor, N, N, 0.1, x, 1, y, 1, m, LD);
-    dgemm_("N", "t", &n, &n, &n, &half, m, &ld, a, &n, &half, c, &ld);
+    dgemm_("N", "t", &n, &n, &n, &half, m, &ld, a, &n, &half, c,
+           &ld LENGTHS(2));
     /* Solves in place: x = L^-1 x (Fortran), b = U^-1 b. */
-    dtrsv_("L", "N", "n", &n, lower, &ld, x, &one);
+    dtrsv_("L", "N", "n", &n, lower, &ld, x, &one LENGTHS(3));
     cblas_dtrsm(CblasRowMajor, CblasLeft, CblasUpper, CblasNoTrans,
                 CblasNonUnit, N, 2, 1.0, upper, LD, b, 2);
     cblas_dtrmm(CblasRowMajor, CblasRight, CblasUpper, CblasNoTrans, CblasUnit,

@@ -1,6 +1,8 @@
 // Error: BLAS calls Capsule's built-in rules do not cover, each with active
-// data: a routine without a rule (drot), the Fortran interface declared with
-// gfortran's hidden string lengths, and second derivatives (forward over
+// data: a routine without a rule (drot), a Fortran routine declared with
+// fewer hidden string lengths than it has character arguments (so not the
+// routine the rules know; blas-fortran.c has the right ones), and second
+// derivatives (forward over
 // reverse) through a routine that has a rule, whose rule is compiled into
 // the runtime and cannot be differentiated in turn, also over a checkpointed
 // gradient (which runs BLAS's rules; checkpointed/library-routines.c).
@@ -19,12 +21,12 @@ static double rot(double *a) {
 
 void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n,
             const double *a, const int *lda, double *x, const int *incx,
-            size_t uplo_length, size_t trans_length, size_t diag_length);
+            size_t uplo_length, size_t trans_length);
 
 static double trsv(double *x) {
   int n = 1, inc = 1;
   // CHECK-DAG: blas-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'trsv': call to a function without a body and without a known derivative ('dtrsv_')
-  dtrsv_("U", "N", "N", &n, x, &n, x + 1, &inc, 1, 1, 1);
+  dtrsv_("U", "N", "N", &n, x, &n, x + 1, &inc, 1, 1);
   return x[1];
 }
 
