@@ -4,7 +4,9 @@
 //  1. clone each into canonical form (Preprocess), dispatch its indirect
 //     calls to direct ones and point its calls at the other clones (the
 //     code of OpenMP parallel regions gets clones of its own, team code,
-//     run inside the runtime's team: TeamRegions.h);
+//     run inside the runtime's team: TeamRegions.h; in a checkpointed
+//     gradient, functions with gradient rules of the user's and their
+//     rules get theirs, rule code: RuleCode.h);
 //  2. classify the clones into bounded leaves and resumable functions and
 //     count their steps (StepModel);
 //  3. instrument them: step charges, journal barriers, deterministic
@@ -17,6 +19,7 @@
 #include "Analysis/CallClassifier.h"
 #include "Interrupt/ReplayCalls.h"
 #include "Interrupt/ResumableSplitter.h"
+#include "Interrupt/RuleCode.h"
 #include "Interrupt/StepInstrumentation.h"
 #include "Interrupt/StepModel.h"
 #include "Interrupt/TeamRegions.h"
@@ -55,15 +58,23 @@ public:
   build(ArrayRef<Function *> Roots);
 
 private:
-  /// A function and whether its clone is team code (runs in a parallel
-  /// region, whose team never yields).
-  using CloneKey = PointerIntPair<Function *, 1, bool>;
+  /// What a clone is: interruptible code; team code, which runs in a
+  /// parallel region, whose team never yields; or rule code (RuleCode.h),
+  /// journaled (a function with a rule of the user's, its augmented rule,
+  /// what they call) or not (its gradient rule, what that calls).
+  enum CloneKind : unsigned { Interruptible, Team, Rule, ReverseRule };
+  using CloneKey = PointerIntPair<Function *, 2, CloneKind>;
 
   bool cloneReachable(ArrayRef<Function *> Roots);
+  CloneKind calleeKind(const CallBase &Call, const Function *Callee,
+                       CloneKind Caller) const;
+  void queueRuleCode(Function &Callee, const GradientRule &Rule,
+                     SetVector<CloneKey> &Work);
+  bool giveRuleClones();
   Function *routeIterationMarkers();
   bool checkCloneable(Function &F);
   void dispatchIndirectCalls(Function &Clone, const Function &Origin);
-  void callClones(Function &Clone, bool InTeam);
+  void callClones(Function &Clone, CloneKind Kind);
   void callShells();
   GlobalVariable *entryOf(Function &Root, Function &Step, uint64_t Bytes);
   void discardGenerated();
@@ -71,7 +82,7 @@ private:
   Module &M;
   RuntimeABI &ABI;
   bool ForCheckpointing;
-  /// (original function, team code) -> its clone, in reach order.
+  /// (original function, kind) -> its clone, in reach order.
   MapVector<CloneKey, Function *> Clones;
   /// The shells of the team code regions call (TeamRegions.h).
   SmallVector<Function *, 4> Shells;
@@ -137,29 +148,76 @@ static bool callsTeamCode(const CallBase &Call, bool InTeam) {
 /// rules can: the journal saves what the routine writes
 /// (runtime/blas/Steps.c) and their augmented rules touch no shadow
 /// memory. So can qsort of elements known to hold no pointers
-/// (SortCalls.h). A custom rule is the user's code, whose writes to memory
-/// (and the tape it allocates) the schedule could not undo when it
-/// re-executes. A sort of elements that hold pointers must move their
-/// shadow pointers in every run, green runs too, and where checkpointed
-/// code keeps them (beside runtime memory, or journaled): not yet.
+/// (SortCalls.h); elements with pointers would need their shadow pointers
+/// moved in every run, green runs too, and where checkpointed code keeps
+/// them (beside runtime memory, or journaled): not yet. The user's rules
+/// run as rule code (RuleCode.h), but not in team code (\p InTeam), whose
+/// threads journal through their team.
 static std::optional<std::string>
-whyRuleNotCheckpointable(const CallBase &Call, const Function &Callee) {
+whyRuleNotCheckpointable(const CallBase &Call, const Function &Callee,
+                         bool InTeam) {
   std::optional<GradientRule> Rule = gradientRule(Callee);
   if (!Rule)
     return std::nullopt;
   std::optional<StringRef> Routine = libraryRoutineOfRule(*Rule->Augment);
-  bool Sort = Routine && *Routine == "qsort";
-  if (Routine && (!Sort || !sortMovesShadowPointers(Call)))
+  if (!Routine && InTeam)
+    return "a call of '" + displayName(Callee) +
+           "', which has a gradient rule of yours, inside an OpenMP parallel "
+           "region of a checkpointed gradient is not supported yet";
+  if (!Routine)
+    return whyUserRuleNotCheckpointable(Callee, *Rule);
+  if (*Routine != "qsort" || !sortMovesShadowPointers(Call))
     return std::nullopt;
-  return "a call of '" + displayName(Callee) + "', which has a " +
-         (Routine ? "built-in" : "custom") +
-         " gradient rule, inside a checkpointed gradient is not supported "
-         "yet (" +
-         (Sort ? "for elements that hold pointers, or whose layout is "
-                 "unknown, the rule moves their shadows as it sorts"
-               : "the rule's writes to memory could not be undone when the "
-                 "schedule re-executes") +
-         "); use the plain gradient";
+  return "a call of '" + displayName(Callee) +
+         "', which has a built-in gradient rule, inside a checkpointed "
+         "gradient is not supported yet (for elements that hold pointers, or "
+         "whose layout is unknown, the rule moves their shadows as it sorts); "
+         "use the plain gradient";
+}
+
+/// The kind of the clone of \p Callee that \p Call, in a clone of kind
+/// \p Caller, calls: rule code calls rule code of its own kind; a
+/// checkpointed gradient's call of a function with a rule of the user's
+/// calls rule code.
+InterruptibleBuilder::CloneKind
+InterruptibleBuilder::calleeKind(const CallBase &Call, const Function *Callee,
+                                 CloneKind Caller) const {
+  if (Caller == Rule || Caller == ReverseRule)
+    return Caller;
+  if (ForCheckpointing && Callee && userGradientRule(*Callee))
+    return Rule;
+  return callsTeamCode(Call, Caller == Team) ? Team : Interruptible;
+}
+
+/// Queues \p Callee and its augmented rule as journaled rule code, its
+/// gradient rule as rule code that journals nothing.
+void InterruptibleBuilder::queueRuleCode(Function &Callee,
+                                         const GradientRule &R,
+                                         SetVector<CloneKey> &Work) {
+  Work.insert(CloneKey(&Callee, Rule));
+  Work.insert(CloneKey(R.Augment, Rule));
+  Work.insert(CloneKey(R.Gradient, ReverseRule));
+}
+
+/// The rule code of each function with a rule of the user's carries the
+/// rule's clones: the derivative of the stage calls them, and green runs
+/// call the function's clone. Returns false after reporting an augmented
+/// rule that may write to a shadow.
+bool InterruptibleBuilder::giveRuleClones() {
+  bool Ok = true;
+  for (auto &[Key, Clone] : Clones) {
+    if (Key.getInt() != Rule)
+      continue;
+    std::optional<GradientRule> R = userGradientRule(*Key.getPointer());
+    Function *Augment = R ? Clones.lookup(CloneKey(R->Augment, Rule)) : nullptr;
+    Function *Gradient =
+        R ? Clones.lookup(CloneKey(R->Gradient, ReverseRule)) : nullptr;
+    if (!Augment || !Gradient)
+      continue;
+    Ok &= checkAugmentLeavesShadows(*Key.getPointer(), *R->Augment, *Augment);
+    setGradientRule(*Clone, *Augment, *Gradient);
+  }
+  return Ok;
 }
 
 /// Clones the roots and, transitively, every function the canonical clones
@@ -169,43 +227,59 @@ bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
   bool Ok = true;
   SetVector<CloneKey> Work;
   for (Function *Root : Roots)
-    Work.insert(CloneKey(Root, false));
+    Work.insert(CloneKey(Root, Interruptible));
+  static const char *const Suffixes[] = {".capsule.interruptible",
+                                         ".capsule.team", ".capsule.rule",
+                                         ".capsule.rule.reverse"};
   for (size_t I = 0; I < Work.size(); ++I) {
     Function *F = Work[I].getPointer();
-    bool InTeam = Work[I].getInt();
+    CloneKind Kind = Work[I].getInt();
     if (!checkCloneable(*F)) {
       Ok = false;
       continue;
     }
     Function *Clone = prepareForDifferentiation(*F);
-    Clone->setName(F->getName() +
-                   (InTeam ? ".capsule.team" : ".capsule.interruptible"));
+    Clone->setName(F->getName() + Suffixes[Kind]);
     // Then a team's loops have trip counts: they charge their steps and
     // save their chunks of arrays for the journal once, before they run.
-    if (InTeam)
+    if (Kind == Team)
       hoistLoopInvariantLoads(*Clone);
-    Clones[CloneKey(F, InTeam)] = Clone;
+    Clones[CloneKey(F, Kind)] = Clone;
+    bool InRuleCode = Kind == Rule || Kind == ReverseRule;
     for (Instruction &Inst : instructions(*Clone)) {
       auto *Call = dyn_cast<CallBase>(&Inst);
       if (!Call || Call->isInlineAsm())
         continue;
-      Function *Callee = Call->getCalledFunction();
-      if (std::optional<std::string> Why =
-              ForCheckpointing && Callee
-                  ? whyRuleNotCheckpointable(*Call, *Callee)
-                  : std::nullopt) {
-        reportNotInterruptible(*Call, *F, *Why);
+      if (InRuleCode && isParallelRegionCall(*Call)) {
+        reportNotInterruptible(*Call, *F,
+                               "an OpenMP parallel region inside a function "
+                               "with a gradient rule of yours, or inside its "
+                               "rules, is not supported in a checkpointed "
+                               "gradient yet");
         Ok = false;
         continue;
       }
-      bool CalleeInTeam = callsTeamCode(*Call, InTeam);
-      // A function differentiated as a libm function runs as one.
-      if (Function *Callee = definedCallee(*Call);
-          Callee && !functionLikeName(*Callee))
-        Work.insert(CloneKey(Callee, CalleeInTeam));
-      else if (!Call->getCalledFunction())
+      auto Reach = [&](Function &Callee, bool Defined) {
+        if (std::optional<std::string> Why =
+                ForCheckpointing && !InRuleCode
+                    ? whyRuleNotCheckpointable(*Call, Callee, Kind == Team)
+                    : std::nullopt) {
+          reportNotInterruptible(*Call, *F, *Why);
+          Ok = false;
+          return;
+        }
+        CloneKind CalleeKind = calleeKind(*Call, &Callee, Kind);
+        if (CalleeKind == Rule && !InRuleCode)
+          queueRuleCode(Callee, *userGradientRule(Callee), Work);
+        else if (Defined)
+          Work.insert(CloneKey(&Callee, CalleeKind));
+      };
+      if (Function *Callee = Call->getCalledFunction())
+        // A function differentiated as a libm function runs as one.
+        Reach(*Callee, !Callee->isDeclaration() && !functionLikeName(*Callee));
+      else
         for (Function *Target : indirectCallTargets(M, Call->getFunctionType()))
-          Work.insert(CloneKey(Target, CalleeInTeam));
+          Reach(*Target, /*Defined=*/true);
     }
   }
   return Ok;
@@ -237,12 +311,12 @@ void InterruptibleBuilder::dispatchIndirectCalls(Function &Clone,
   }
 }
 
-void InterruptibleBuilder::callClones(Function &Clone, bool InTeam) {
+void InterruptibleBuilder::callClones(Function &Clone, CloneKind Kind) {
   for (Instruction &I : instructions(Clone))
     if (auto *Call = dyn_cast<CallBase>(&I))
       if (Function *Callee = Call->getCalledFunction())
-        if (Function *Target =
-                Clones.lookup(CloneKey(Callee, callsTeamCode(*Call, InTeam))))
+        if (Function *Target = Clones.lookup(
+                CloneKey(Callee, calleeKind(*Call, Callee, Kind))))
           // A replayed call runs the program's own function, once.
           if (!isReplayedCall(*Call))
             Call->setCalledFunction(Target);
@@ -313,7 +387,7 @@ Function *InterruptibleBuilder::routeIterationMarkers() {
   ReturnInst::Create(C, BasicBlock::Create(C, "entry", Boundary));
   for (CallBase *Call : Markers)
     Call->setCalledFunction(Boundary);
-  Clones[CloneKey(Boundary, false)] = Boundary;
+  Clones[CloneKey(Boundary, Interruptible)] = Boundary;
   return Boundary;
 }
 
@@ -378,24 +452,29 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
   for (auto &[Key, Clone] : Clones)
     callClones(*Clone, Key.getInt());
   callShells();
+  Ok &= giveRuleClones();
 
   SmallVector<Function *, 16> AllClones(Shells.begin(), Shells.end());
   SmallVector<Function *, 16> TeamCode(Shells.begin(), Shells.end());
+  SmallVector<Function *, 16> RuleCode;
   SmallVector<Function *, 16> RootClones;
   for (auto &[Key, Clone] : Clones) {
     AllClones.push_back(Clone);
-    if (Key.getInt())
+    if (Key.getInt() == Team)
       TeamCode.push_back(Clone);
+    else if (Key.getInt() != Interruptible)
+      RuleCode.push_back(Clone);
   }
   for (Function *Root : Roots)
-    RootClones.push_back(Clones.lookup(CloneKey(Root, false)));
+    RootClones.push_back(Clones.lookup(CloneKey(Root, Interruptible)));
   if (Boundary)
     RootClones.push_back(Boundary);
-  StepModel Model(AllClones, RootClones, TeamCode, Boundary);
+  StepModel Model(AllClones, RootClones, TeamCode, RuleCode, Boundary);
   SmallPtrSet<BasicBlock *, 16> AtomicHeaders;
   for (auto &[Key, Clone] : Clones)
     Ok &= instrumentForInterruption(*Clone, *Key.getPointer(), Model, ABI,
-                                    AtomicHeaders);
+                                    AtomicHeaders,
+                                    /*Journaled=*/Key.getInt() != ReverseRule);
 
   LLVMContext &C = M.getContext();
   FunctionType *StepTy = FunctionType::get(
@@ -404,7 +483,7 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
   for (auto &[Key, Clone] : Clones) {
     Function *F = Key.getPointer();
     if (!Model.isResumable(*Clone)) {
-      if (!Key.getInt())
+      if (Key.getInt() == Interruptible)
         Clone->setName(F->getName() + ".capsule.leaf");
       Leaves.push_back(Clone);
       continue;

@@ -28,6 +28,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
@@ -142,9 +143,11 @@ namespace {
 class Instrumenter {
 public:
   Instrumenter(Function &F, const Function &Origin, const StepModel &Model,
-               RuntimeABI &ABI, SmallPtrSetImpl<BasicBlock *> &AtomicHeaders)
+               RuntimeABI &ABI, SmallPtrSetImpl<BasicBlock *> &AtomicHeaders,
+               bool Journaled)
       : F(F), Origin(Origin), Model(Model), ABI(ABI),
-        Resumable(Model.isResumable(F)), AtomicHeaders(AtomicHeaders) {}
+        Resumable(Model.isResumable(F)), Journaled(Journaled),
+        AtomicHeaders(AtomicHeaders) {}
 
   bool run();
 
@@ -172,6 +175,7 @@ private:
   const StepModel &Model;
   RuntimeABI &ABI;
   bool Resumable;
+  bool Journaled;
   SmallPtrSetImpl<BasicBlock *> &AtomicHeaders;
   bool Failed = false;
 };
@@ -192,6 +196,8 @@ Instrumenter::journaledWrite(Instruction &I) {
     return ConstantInt::get(I64, DL.getTypeStoreSize(T));
   };
   std::optional<Write> W;
+  if (!Journaled)
+    return W;
   if (auto *SI = dyn_cast<StoreInst>(&I))
     W = Write{SI->getPointerOperand(), Bytes(SI->getValueOperand()->getType()),
               SI->getAlign()};
@@ -258,6 +264,16 @@ void Instrumenter::redirectTangentBlock(CallBase &Call, NestedRuntime Kind) {
   Call.eraseFromParent();
 }
 
+/// Whether inline assembly \p Asm reads or writes memory: through an
+/// operand in memory, or by the clobber that says it does.
+static bool touchesMemory(const InlineAsm &Asm) {
+  for (const InlineAsm::ConstraintInfo &C : Asm.ParseConstraints())
+    if (C.isIndirect ||
+        (C.Type == InlineAsm::isClobber && is_contained(C.Codes, "{memory}")))
+      return true;
+  return false;
+}
+
 /// A parallel region's threads take memory from the arena and replay
 /// recorded results in an order no re-execution repeats.
 bool Instrumenter::checkTeamCall(CallBase &Call) {
@@ -283,6 +299,11 @@ bool Instrumenter::checkTeamCall(CallBase &Call) {
 /// are reported as warnings; calls the pass cannot make interruptible are
 /// errors.
 bool Instrumenter::checkCall(CallBase &Call) {
+  // Rule code is the user's word on what a function does; its inline
+  // assembly is taken at its word too when it names no memory.
+  if (Call.isInlineAsm() && Model.isRuleCode(F) &&
+      !touchesMemory(*cast<InlineAsm>(Call.getCalledOperand())))
+    return true;
   if (Call.isInlineAsm()) {
     reportNotInterruptible(Call, Origin, "inline assembly is not supported");
     return false;
@@ -478,8 +499,9 @@ bool Instrumenter::run() {
     redirectAllocation(*Call, Kind);
   for (auto [Call, Kind] : TangentBlocks)
     redirectTangentBlock(*Call, Kind);
-  for (CallBase *Call : OtherCalls)
-    journalAndChargeLibraryCall(*Call);
+  if (Journaled)
+    for (CallBase *Call : OtherCalls)
+      journalAndChargeLibraryCall(*Call);
   for (Instruction *I : Writes) {
     std::optional<Write> W = journaledWrite(*I);
     IRBuilder<> B(I);
@@ -490,8 +512,9 @@ bool Instrumenter::run() {
 
 bool instrumentForInterruption(Function &F, const Function &Origin,
                                const StepModel &Model, RuntimeABI &ABI,
-                               SmallPtrSetImpl<BasicBlock *> &AtomicHeaders) {
-  return Instrumenter(F, Origin, Model, ABI, AtomicHeaders).run();
+                               SmallPtrSetImpl<BasicBlock *> &AtomicHeaders,
+                               bool Journaled) {
+  return Instrumenter(F, Origin, Model, ABI, AtomicHeaders, Journaled).run();
 }
 
 } // namespace capsule

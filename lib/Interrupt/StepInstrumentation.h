@@ -16,12 +16,14 @@ class StepModel;
 /// that may outlive a yield first passes the journal barrier, and, when
 /// \p F is resumable, every block charges its cost to the step budget
 /// (atomic loops once, in their preheaders; their headers are added to
-/// \p AtomicHeaders). Reports calls whose effects a resumed capsule would
-/// repeat (warnings) and instructions it cannot handle (errors); returns
-/// false after an error.
+/// \p AtomicHeaders). Without \p Journaled (a user's gradient rule, which
+/// writes adjoints: RuleCode.h) nothing is journaled. Reports calls whose
+/// effects a resumed capsule would repeat (warnings) and instructions it
+/// cannot handle (errors); returns false after an error.
 bool instrumentForInterruption(
     llvm::Function &F, const llvm::Function &Origin, const StepModel &Model,
-    RuntimeABI &ABI, llvm::SmallPtrSetImpl<llvm::BasicBlock *> &AtomicHeaders);
+    RuntimeABI &ABI, llvm::SmallPtrSetImpl<llvm::BasicBlock *> &AtomicHeaders,
+    bool Journaled = true);
 
 /// Replaces each realloc in \p F by malloc, a copy of what the old block
 /// holds (the arena knows its size) and free. Checkpointed code does this

@@ -31,7 +31,8 @@ bool isFreeInstruction(const Instruction &I) {
 }
 
 bool StepModel::chargesWork(const BasicBlock &BB) const {
-  return !OnlyCounted && !isReplayArm(BB) && !InCritical.count(&BB);
+  return !OnlyCounted && !isReplayArm(BB) && !InCritical.count(&BB) &&
+         !isRuleCode(*BB.getParent());
 }
 
 uint64_t StepModel::blockCost(const BasicBlock &BB) const {
@@ -198,17 +199,26 @@ bool StepModel::chargesItself(const Function &F) const {
 }
 
 StepModel::StepModel(ArrayRef<Function *> Functions, ArrayRef<Function *> Roots,
-                     ArrayRef<Function *> Team, const Function *OnlyCounted)
-    : TeamCode(Team.begin(), Team.end()), OnlyCounted(OnlyCounted) {
+                     ArrayRef<Function *> Team, ArrayRef<Function *> Rules,
+                     const Function *OnlyCounted)
+    : TeamCode(Team.begin(), Team.end()), RuleCode(Rules.begin(), Rules.end()),
+      OnlyCounted(OnlyCounted) {
   boundTeamCode(Team);
-  // A team's code counts as a leaf for its callers; it is not a candidate.
+  for (Function *F : Rules)
+    LeafBounds[F] = 0;
+  // Team and rule code count as leaves for their callers; they are not
+  // candidates.
   SetVector<Function *> Leaves(Team.begin(), Team.end());
+  Leaves.insert(Rules.begin(), Rules.end());
+  SmallPtrSet<const Function *, 8> Atomic(TeamCode);
+  Atomic.insert(RuleCode.begin(), RuleCode.end());
   for (Function *F : Functions)
-    if (!is_contained(Roots, F) && !isTeamCode(*F) && isAcyclic(*F))
+    if (!is_contained(Roots, F) && !Atomic.count(F) && isAcyclic(*F))
       Leaves.insert(F);
-  keepBoundable(Leaves, TeamCode, /*DropCallersOfOthers=*/true);
-  for (Function *F : Team)
-    Leaves.remove(F);
+  keepBoundable(Leaves, Atomic, /*DropCallersOfOthers=*/true);
+  for (ArrayRef<Function *> Group : {Team, Rules})
+    for (Function *F : Group)
+      Leaves.remove(F);
   boundInPostOrder(Leaves);
 }
 

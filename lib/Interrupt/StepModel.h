@@ -38,12 +38,17 @@ public:
   /// runs atomically whatever it contains: the code of OpenMP parallel
   /// regions, charged its bound where it is called when it has neither
   /// loops nor recursion, else charging its loops itself (chargesItself).
-  /// With \p OnlyCounted,
+  /// \p RuleCode (among \p Functions) is the code of functions with
+  /// gradient rules of the user's in a checkpointed gradient, with the
+  /// rules' own code: it runs atomically and is charged nothing, since a
+  /// green run's function and a taped run's augmented rule must cost the
+  /// same (the call itself is one step). With \p OnlyCounted,
   /// a step is one call of that function (loop-iteration checkpointing):
   /// its entry block costs one step, and all other code nothing.
   StepModel(llvm::ArrayRef<llvm::Function *> Functions,
             llvm::ArrayRef<llvm::Function *> Roots,
             llvm::ArrayRef<llvm::Function *> TeamCode,
+            llvm::ArrayRef<llvm::Function *> RuleCode,
             const llvm::Function *OnlyCounted = nullptr);
 
   bool isResumable(const llvm::Function &F) const {
@@ -51,6 +56,8 @@ public:
   }
   /// Whether \p F is the code of a parallel region.
   bool isTeamCode(const llvm::Function &F) const { return TeamCode.count(&F); }
+  /// Whether \p F is rule code (charged nothing).
+  bool isRuleCode(const llvm::Function &F) const { return RuleCode.count(&F); }
   /// Whether \p F is team code that charges the blocks of its loops itself
   /// (each thread its own budget, summed over the team by the runtime),
   /// its calls being charged nothing.
@@ -78,6 +85,7 @@ private:
 
   llvm::DenseMap<const llvm::Function *, uint64_t> LeafBounds;
   llvm::SmallPtrSet<const llvm::Function *, 8> TeamCode;
+  llvm::SmallPtrSet<const llvm::Function *, 8> RuleCode;
   /// Blocks of team code inside critical sections, charged nothing: the
   /// order threads pass a section, and so which of its blocks run (`if (v
   /// > m) m = v;`), changes from run to run, while the steps may not.

@@ -1,8 +1,6 @@
 //===- CustomGradient.cpp - Sweeps that call a user's gradient rule -------===//
 #include "Reverse/CustomGradient.h"
 
-#include "Support/LibraryRules.h"
-
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -138,11 +136,11 @@ void emitReverse(RuntimeABI &ABI, const DiffSignature &Sig,
 }
 
 /// The untaped sweep of checkpointed code's green runs: the function
-/// itself. Only built-in rules of library routines get here
-/// (InterruptibleBuilder.cpp refuses the others in checkpointed code);
-/// their augmented rules leave shadow memory alone, so there is nothing to
-/// keep beside the routine's own effect, which the journal call before it
-/// saves.
+/// itself. The augmented rules of checkpointed code leave shadow memory
+/// alone (the built-in ones by construction, the user's by a check:
+/// Interrupt/RuleCode.h), so there is nothing to keep beside the function's
+/// own effect, which the journal sees: a library routine's step function
+/// saves what it writes, and a user's function runs as journaled rule code.
 void emitUntapedForward(const DiffSignature &Sig, Function &Fwd) {
   IRBuilder<> B(BasicBlock::Create(Fwd.getContext(), "entry", &Fwd));
   SmallVector<Value *, 8> Args(
@@ -161,8 +159,6 @@ void emitUntapedForward(const DiffSignature &Sig, Function &Fwd) {
 void emitGradientRuleSweeps(RuntimeABI &ABI, const DiffSignature &Sig,
                             const GradientRule &Rule, const Derivative &Dv) {
   if (Sig.Untaped) {
-    assert(libraryRoutineOfRule(*Rule.Augment) &&
-           "untaped sweep of a custom gradient rule");
     emitUntapedForward(Sig, *Dv.Fwd);
     return;
   }

@@ -5,7 +5,8 @@
 // rules used where they cannot be: reverse mode through a function with
 // only a tangent rule and no body, forward mode through one with only a
 // gradient rule, vector mode through a tangent rule, a gradient rule inside
-// a checkpointed gradient.
+// a checkpointed gradient for a function without a body
+// (checkpointed-custom-rules.c has the other cases).
 // RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 #include <capsule/capsule.h>
@@ -81,7 +82,7 @@ double uses_gradient_only(double x) {
   // CHECK-DAG: custom-rules.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'uses_gradient_only': 'only_gradient' has a gradient rule (reverse mode) but no tangent rule, and no body here to differentiate in forward mode; register one (__enzyme_register_derivative or CAPSULE_DERIVATIVE)
   return only_gradient(x) * 2;
 }
-// CHECK-DAG: custom-rules.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot make function 'uses_gradient_rule' interruptible: a call of 'only_gradient', which has a custom gradient rule, inside a checkpointed gradient is not supported yet
+// CHECK-DAG: custom-rules.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot make function 'uses_gradient_rule' interruptible: a call of 'only_gradient', which has a gradient rule of yours, inside a checkpointed gradient needs the body of the function 'only_gradient' in this module (link with LTO if it is in another file): the schedule re-executes it, and the journal must see what it writes
 double uses_gradient_rule(double x) { return only_gradient(x) + 1; }
 
 int enzyme_width;
