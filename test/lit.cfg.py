@@ -52,6 +52,9 @@ def cpu_flags():
 # avx2-fma); every x86-64 processor of the last decade has them.
 if {"avx2", "fma"} <= cpu_flags():
     config.available_features.add("avx2-fma")
+# AVX-512 (what -march=native gives on server processors) is rarer.
+if "avx512f" in cpu_flags():
+    config.available_features.add("avx512f")
 
 include_flags = "-I{0}/include -I{0}/test/e2e/include".format(
     config.capsule_src_root

@@ -189,8 +189,10 @@ void addDirectUses(Evidence &E, const Value *Ptr) {
   }
 }
 
+} // namespace
+
 /// The user's function a (prepared clone's) argument stands for.
-const Function *originalFunction(const Function *F) {
+static const Function *originalFunction(const Function *F) {
   Attribute A = F->getFnAttribute(OriginalFunctionAttr);
   if (!A.isValid())
     return F;
@@ -198,7 +200,6 @@ const Function *originalFunction(const Function *F) {
   return Original ? Original : F;
 }
 
-/// What the callers of \p Param's function pass for it.
 SmallVector<const Value *, 4> argumentsPassedTo(const Argument &Param) {
   SmallVector<const Value *, 4> Args;
   const Function *F = originalFunction(Param.getParent());
@@ -208,6 +209,8 @@ SmallVector<const Value *, 4> argumentsPassedTo(const Argument &Param) {
         Args.push_back(Call->getArgOperand(Param.getArgNo()));
   return Args;
 }
+
+namespace {
 
 /// The memory object a pointer table lives in: a stack slot or a global;
 /// in a step function, where stack slots are parts of the record argument,

@@ -14,6 +14,7 @@
 #include <optional>
 
 namespace llvm {
+class Argument;
 class CallBase;
 class DataLayout;
 class Instruction;
@@ -111,6 +112,11 @@ bool layoutHasFloatingPoint(const llvm::Value *Ptr, uint64_t Bytes,
 /// Function attribute naming the user's function a prepared clone was made
 /// from, so that evidence can be looked for at the original's call sites.
 inline constexpr const char *OriginalFunctionAttr = "capsule-original";
+
+/// What the callers of \p Param's function (the user's function, for a
+/// prepared clone) pass for it.
+llvm::SmallVector<const llvm::Value *, 4>
+argumentsPassedTo(const llvm::Argument &Param);
 
 /// The floating-point and pointer stretches of \p T's memory image (integer
 /// and padding bytes are left out), adjacent stretches of a kind merged.

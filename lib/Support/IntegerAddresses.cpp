@@ -1,6 +1,8 @@
 //===- IntegerAddresses.cpp - Addresses computed on integers --------------===//
 #include "Support/IntegerAddresses.h"
 
+#include "Analysis/MemoryKinds.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -12,11 +14,26 @@ namespace capsule {
 
 namespace {
 
+/// Whether integer \p V is a constant, or a parameter every caller passes a
+/// constant for: Eigen's handmade_aligned_malloc takes its alignment, which
+/// stays a parameter where the function is not inlined (-O0).
+bool isConstantInteger(const Value *V) {
+  if (isa<ConstantInt>(V))
+    return true;
+  auto *Param = dyn_cast<Argument>(V);
+  if (!Param)
+    return false;
+  SmallVector<const Value *, 4> Passed = argumentsPassedTo(*Param);
+  return !Passed.empty() &&
+         all_of(Passed, [](const Value *A) { return isa<ConstantInt>(A); });
+}
+
 /// The one pointer \p Address is computed from by additions, subtractions
-/// and bitwise operations with constants; null when it is none or several,
-/// or when any other integer takes part. An integer that is not a constant
-/// may hold another pointer's address (an XOR-linked list's `prev ^ link`):
-/// the result would then not be in p's block, nor its shadow in p's shadow.
+/// and bitwise operations with constants (isConstantInteger); null when it
+/// is none or several, or when any other integer takes part. An integer
+/// that is not a constant may hold another pointer's address (an XOR-linked
+/// list's `prev ^ link`): the result would then not be in p's block, nor
+/// its shadow in p's shadow.
 Value *pointerMovedByConstants(Value *Address) {
   constexpr unsigned MaxSteps = 32;
   SmallVector<Value *, 8> Work{Address};
@@ -24,7 +41,7 @@ Value *pointerMovedByConstants(Value *Address) {
   Value *Base = nullptr;
   while (!Work.empty()) {
     Value *V = Work.pop_back_val();
-    if (!Seen.insert(V).second || isa<ConstantInt>(V))
+    if (!Seen.insert(V).second || isConstantInteger(V))
       continue;
     if (Seen.size() > MaxSteps)
       return nullptr;
@@ -42,7 +59,7 @@ Value *pointerMovedByConstants(Value *Address) {
       return nullptr;
     // K - p is not p moved: only constants are subtracted.
     if (Op->getOpcode() == Instruction::Sub &&
-        !isa<ConstantInt>(Op->getOperand(1)))
+        !isConstantInteger(Op->getOperand(1)))
       return nullptr;
     Work.append({Op->getOperand(0), Op->getOperand(1)});
   }

@@ -65,11 +65,15 @@ Value *lowerIntrinsic(IRBuilder<> &B, IntrinsicInst &Call) {
   case Intrinsic::x86_sse_max_ps:
   case Intrinsic::x86_avx_max_pd_256:
   case Intrinsic::x86_avx_max_ps_256:
+  case Intrinsic::x86_avx512_max_pd_512: // (its third operand: rounding)
+  case Intrinsic::x86_avx512_max_ps_512:
     return x86MinMax(B, /*Max=*/true, Arg(0), Arg(1));
   case Intrinsic::x86_sse2_min_pd:
   case Intrinsic::x86_sse_min_ps:
   case Intrinsic::x86_avx_min_pd_256:
   case Intrinsic::x86_avx_min_ps_256:
+  case Intrinsic::x86_avx512_min_pd_512:
+  case Intrinsic::x86_avx512_min_ps_512:
     return x86MinMax(B, /*Max=*/false, Arg(0), Arg(1));
   case Intrinsic::x86_sse3_hadd_pd:
   case Intrinsic::x86_sse3_hadd_ps:

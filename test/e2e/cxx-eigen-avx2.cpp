@@ -2,12 +2,14 @@
 // (-mavx2 -mfma, what -march=native gives on current x86-64 processors):
 // dynamic matrices, whose 32-byte alignment Eigen makes itself by rounding
 // a malloc'd address as an integer (the pointer is the block's address
-// moved by an offset: Support/IntegerAddresses.h), and the blocked product
-// kernel, whose multiply-add Eigen writes in inline assembly
+// moved by an offset: Support/IntegerAddresses.h; at -O0 its helper takes
+// the alignment as a parameter, a constant at every call), and the blocked
+// product kernel, whose multiply-add Eigen writes in inline assembly
 // (vfmadd231pd). Gradients and tangents against finite differences. The
 // reductions and solves with AVX are not supported yet
 // (docs/limitations.md).
 // REQUIRES: avx2-fma
+// RUN: %clangxx -O0 -mavx2 -mfma -g %capsule_cflags -I/usr/include/eigen3 %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clangxx -O2 -mavx2 -mfma -g %capsule_cflags -I/usr/include/eigen3 %s -o %t2 %capsule_ldflags && %t2
 // RUN: %clangxx -O3 -mavx2 -mfma -g %capsule_cflags -I/usr/include/eigen3 %s -o %t3 %capsule_ldflags && %t3
 #define PRODUCTS_ONLY
