@@ -1,6 +1,7 @@
 //===- FloatBitOperations.cpp - Integer operations on floats' bits -------===//
 #include "Support/FloatBitOperations.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -254,6 +255,85 @@ void foldBitCasts(Function &F) {
     extractBeforeCast(*Extract);
 }
 
+/// The phis of integers connected to \p Start through one another (as
+/// incoming values or users), if every other user of each is a bitcast to
+/// one floating-point type, which is returned with them.
+std::optional<std::pair<SetVector<PHINode *>, Type *>>
+phiWebReadAsFloat(PHINode &Start) {
+  SetVector<PHINode *> Web;
+  Web.insert(&Start);
+  Type *Read = nullptr;
+  for (size_t I = 0; I < Web.size(); ++I) {
+    PHINode *Phi = Web[I];
+    for (Value *In : Phi->incoming_values())
+      if (auto *InPhi = dyn_cast<PHINode>(In))
+        Web.insert(InPhi);
+    for (User *U : Phi->users()) {
+      if (auto *UserPhi = dyn_cast<PHINode>(U)) {
+        Web.insert(UserPhi);
+        continue;
+      }
+      auto *Cast = dyn_cast<BitCastInst>(U);
+      if (!Cast || !Cast->getType()->isFPOrFPVectorTy() ||
+          (Read && Read != Cast->getType()))
+        return std::nullopt;
+      Read = Cast->getType();
+    }
+  }
+  if (!Read)
+    return std::nullopt;
+  return std::make_pair(std::move(Web), Read);
+}
+
+/// Phis of integers that are only read back as floating point, directly or
+/// through one another, become phis of the floats: they choose between the
+/// floats' bit patterns. Eigen's reductions with AVX leave such webs where
+/// the optimizer merges the integer loads that several reductions make of
+/// the same vector (one for cwiseAbs's sign mask).
+void retypePhiWebs(Function &F) {
+  SmallVector<PHINode *, 16> Phis;
+  for (BasicBlock &BB : F)
+    for (PHINode &Phi : BB.phis())
+      if (Phi.getType()->isIntOrIntVectorTy())
+        Phis.push_back(&Phi);
+  DenseSet<PHINode *> Done;
+  for (PHINode *Start : Phis) {
+    if (Done.contains(Start))
+      continue;
+    auto Found = phiWebReadAsFloat(*Start);
+    if (!Found)
+      continue;
+    auto &[Web, FloatTy] = *Found;
+    Done.insert(Web.begin(), Web.end());
+    if (FloatTy->getPrimitiveSizeInBits() !=
+        Start->getType()->getPrimitiveSizeInBits())
+      continue;
+    DenseMap<PHINode *, PHINode *> Retyped;
+    for (PHINode *Phi : Web)
+      Retyped[Phi] = PHINode::Create(FloatTy, Phi->getNumIncomingValues(),
+                                     Phi->getName(), Phi->getIterator());
+    for (PHINode *Phi : Web)
+      for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
+        Value *In = Phi->getIncomingValue(K);
+        BasicBlock *Pred = Phi->getIncomingBlock(K);
+        auto *InPhi = dyn_cast<PHINode>(In);
+        IRBuilder<> B(Pred->getTerminator());
+        Retyped[Phi]->addIncoming(
+            InPhi ? Retyped[InPhi] : asFloat(B, In, FloatTy), Pred);
+      }
+    for (PHINode *Phi : Web)
+      for (User *U : make_early_inc_range(Phi->users()))
+        if (auto *Cast = dyn_cast<BitCastInst>(U)) {
+          Cast->replaceAllUsesWith(Retyped[Phi]);
+          Cast->eraseFromParent();
+        }
+    for (PHINode *Phi : Web)
+      Phi->dropAllReferences();
+    for (PHINode *Phi : Web)
+      Phi->eraseFromParent();
+  }
+}
+
 /// Bitcasts of floats to bits that the rewrites left unused: they would
 /// still read as values reinterpreted as bits.
 void dropUnusedCasts(Function &F) {
@@ -284,6 +364,7 @@ void rewriteFloatBitOperations(Function &F) {
     else
       rewriteLaneShuffle(*cast<ShuffleVectorInst>(I));
   }
+  retypePhiWebs(F);
   dropUnusedCasts(F);
 }
 

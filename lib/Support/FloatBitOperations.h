@@ -27,7 +27,9 @@ namespace capsule {
 ///    lanes (aligned groups of 32-bit lanes making a double) into the
 ///    shufflevector of those lanes.
 /// The integer operands are bitcast back to floating point where they are
-/// not bitcasts of it (an integer load is then retyped as a copy).
+/// not bitcasts of it (an integer load is then retyped as a copy). Phis of
+/// integers that are then only read back as floating point, directly or
+/// through one another, become phis of floating point.
 void rewriteFloatBitOperations(llvm::Function &F);
 
 } // namespace capsule

@@ -1,16 +1,19 @@
-// cxx-eigen.cpp's fixed-size and blocked products built for AVX2 and FMA
-// (-mavx2 -mfma, what -march=native gives on current x86-64 processors):
-// dynamic matrices, whose 32-byte alignment Eigen makes itself by rounding
+// cxx-eigen.cpp but the solves, built for AVX2 and FMA (-mavx2 -mfma,
+// what -march=native gives on current x86-64 processors): fixed-size and
+// blocked products, reductions (cwiseAbs masks the sign bits of integer
+// loads that the optimizer merges across the reductions in phis, read back
+// as doubles: Support/FloatBitOperations.h), and dynamic matrices, whose
+// 32-byte alignment Eigen makes itself by rounding
 // a malloc'd address as an integer (the pointer is the block's address
 // moved by an offset: Support/IntegerAddresses.h; at -O0 its helper takes
 // the alignment as a parameter, a constant at every call), and the blocked
 // product kernel, whose multiply-add Eigen writes in inline assembly
 // (vfmadd231pd). Gradients and tangents against finite differences. The
-// reductions and solves with AVX are not supported yet
-// (docs/limitations.md).
+// solves with AVX are not supported yet (docs/limitations.md). AVX-512:
+// cxx-eigen-avx512.cpp.
 // REQUIRES: avx2-fma
 // RUN: %clangxx -O0 -mavx2 -mfma -g %capsule_cflags -I/usr/include/eigen3 %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clangxx -O2 -mavx2 -mfma -g %capsule_cflags -I/usr/include/eigen3 %s -o %t2 %capsule_ldflags && %t2
 // RUN: %clangxx -O3 -mavx2 -mfma -g %capsule_cflags -I/usr/include/eigen3 %s -o %t3 %capsule_ldflags && %t3
-#define PRODUCTS_ONLY
+#define WITHOUT_SOLVES
 #include "cxx-eigen.cpp"

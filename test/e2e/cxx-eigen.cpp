@@ -1,6 +1,6 @@
 // Eigen 3.4, differentiated through its own code with its SSE2 vectorization on: fixed-size matrices, dynamic products large enough for the blocked GEMM kernel (packing, pbroadcast4's 32-bit lane shuffles), reductions (sum, squaredNorm, norm, maxCoeff and minCoeff, whose SSE max and min Eigen writes in inline assembly, cwiseAbs by masking sign bits), Map over raw arrays, Cholesky (llt, ldlt) and LU (partialPivLu) solves, inverse and determinant; a Gaussian log-likelihood with a dense Cholesky. Gradients and tangents against finite differences. (Checkpointed gradients of Eigen's blocked kernels are refused: interruptible code takes no stack arrays of variable size, which Eigen allocates with alloca, nor inline assembly.)
 // RUN: %clangxx -O2 -g %capsule_cflags -I/usr/include/eigen3 %s -o %t2 %capsule_ldflags && %t2
-// The products alone with AVX2 and FMA: cxx-eigen-avx2.cpp.
+// All but the solves with AVX2 and FMA: cxx-eigen-avx2.cpp.
 // The solves alone at -O0 (LU's permutation swaps ints through references):
 // RUN: %clangxx -O0 -g -DSOLVES_ONLY %capsule_cflags -I/usr/include/eigen3 %s -o %t0 %capsule_ldflags && %t0
 #include <Eigen/Dense>
@@ -39,7 +39,7 @@ static double blocked_product_fd(double *x, void *) {
 }
 
 #endif
-#if !defined(SOLVES_ONLY) && !defined(PRODUCTS_ONLY)
+#ifndef SOLVES_ONLY
 static double reductions(const double *x) {
   Map<const VectorXd> v(x, N);
   VectorXd w = v.array().sin().matrix() + 0.5 * v;
@@ -50,7 +50,7 @@ static double reductions_fd(double *x, void *) { return reductions(x); }
 
 #endif
 
-#ifndef PRODUCTS_ONLY
+#ifndef WITHOUT_SOLVES
 /* A symmetric positive definite 4 x 4 system from the inputs. */
 static MatrixXd spd(const double *x) {
   MatrixXd M(4, 4);
@@ -90,10 +90,10 @@ int main() {
   CHECK_GRADIENT_AND_TANGENTS(fixed_size, x, N);
   CHECK_GRADIENT_AND_TANGENTS(blocked_product, x, N);
 #endif
-#if !defined(SOLVES_ONLY) && !defined(PRODUCTS_ONLY)
+#ifndef SOLVES_ONLY
   CHECK_GRADIENT_AND_TANGENTS(reductions, x, N);
 #endif
-#ifndef PRODUCTS_ONLY
+#ifndef WITHOUT_SOLVES
   CHECK_GRADIENT_AND_TANGENTS(solves, x, N);
   CHECK_GRADIENT_AND_TANGENTS(gaussian, x, N);
 #endif
