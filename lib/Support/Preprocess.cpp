@@ -10,6 +10,7 @@
 #include "Support/LibmPointerOutputs.h"
 #include "Support/ParallelRegions.h"
 #include "Support/SearchCalls.h"
+#include "Support/SlotLaneLoads.h"
 #include "Support/SortCalls.h"
 #include "Support/X86VectorOps.h"
 
@@ -309,6 +310,7 @@ Function *prepareForDifferentiation(Function &F) {
   lowerSynchronisation(*P);
   removeUnreachableBlocks(*P);
   unifyReturns(*P);
+  loadSlotLanesApart(*P);
   promoteStackSlots(*P);
   rebaseIntegerAddresses(*P);
   lowerCompareExchangeUpdates(*P);

@@ -1,6 +1,6 @@
 // Eigen 3.4, differentiated through its own code with its SSE2 vectorization on: fixed-size matrices, dynamic products large enough for the blocked GEMM kernel (packing, pbroadcast4's 32-bit lane shuffles), reductions (sum, squaredNorm, norm, maxCoeff and minCoeff, whose SSE max and min Eigen writes in inline assembly, cwiseAbs by masking sign bits), Map over raw arrays, Cholesky (llt, ldlt) and LU (partialPivLu) solves, inverse and determinant; a Gaussian log-likelihood with a dense Cholesky. Gradients and tangents against finite differences. (Checkpointed gradients of Eigen's blocked kernels are refused: interruptible code takes no stack arrays of variable size, which Eigen allocates with alloca, nor inline assembly.)
 // RUN: %clangxx -O2 -g %capsule_cflags -I/usr/include/eigen3 %s -o %t2 %capsule_ldflags && %t2
-// All but the solves with AVX2 and FMA: cxx-eigen-avx2.cpp.
+// With AVX2 and FMA: cxx-eigen-avx2.cpp; with AVX-512: cxx-eigen-avx512.cpp.
 // The solves alone at -O0 (LU's permutation swaps ints through references):
 // RUN: %clangxx -O0 -g -DSOLVES_ONLY %capsule_cflags -I/usr/include/eigen3 %s -o %t0 %capsule_ldflags && %t0
 #include <Eigen/Dense>
