@@ -274,6 +274,12 @@ static bool touchesMemory(const InlineAsm &Asm) {
   return false;
 }
 
+/// Whether inline assembly \p Asm is empty or only a comment.
+static bool isComment(const InlineAsm &Asm) {
+  StringRef Text = StringRef(Asm.getAsmString()).ltrim();
+  return Text.empty() || Text.starts_with("#");
+}
+
 /// A parallel region's threads take memory from the arena and replay
 /// recorded results in an order no re-execution repeats.
 bool Instrumenter::checkTeamCall(CallBase &Call) {
@@ -300,9 +306,11 @@ bool Instrumenter::checkTeamCall(CallBase &Call) {
 /// errors.
 bool Instrumenter::checkCall(CallBase &Call) {
   // Rule code is the user's word on what a function does; its inline
-  // assembly is taken at its word too when it names no memory.
-  if (Call.isInlineAsm() && Model.isRuleCode(F) &&
-      !touchesMemory(*cast<InlineAsm>(Call.getCalledOperand())))
+  // assembly is taken at its word too when it names no memory. Elsewhere,
+  // assembly that is only a comment (Eigen's markers around its kernels)
+  // does nothing to repeat.
+  if (auto *Asm = dyn_cast<InlineAsm>(Call.getCalledOperand());
+      Asm && !touchesMemory(*Asm) && (Model.isRuleCode(F) || isComment(*Asm)))
     return true;
   if (Call.isInlineAsm()) {
     reportNotInterruptible(Call, Origin, "inline assembly is not supported");

@@ -1,6 +1,10 @@
 // Error: code that cannot be made interruptible is reported at compile time
 // with the function, the reason and the source line: variable-size stack
-// arrays (their frames have a fixed size) and variadic functions.
+// arrays (their frames have a fixed size), variadic functions, and inline
+// assembly that touches memory or may give other results when run again
+// (a time-stamp read); assembly that is only a comment, or empty (an
+// optimization barrier on a register), is accepted
+// (interrupt/asm-comments.c).
 // RUN: not %clang -O1 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 #include <capsule/capsule.h>
 #include <stdarg.h>
@@ -26,7 +30,22 @@ __attribute__((noinline)) double sum(int n, ...) {
 double calls_variadic(double x) { return sum(2, x, x); }
 
 // CHECK-DAG: error: capsule: cannot make function 'sum' interruptible{{.*}}: functions with a variable number of arguments are not supported
-uint64_t run(int n) {
+double clobbers(double *x) {
+  // CHECK-DAG: interrupt-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot make function 'clobbers' interruptible: inline assembly is not supported
+  __asm__ volatile("" : : : "memory");
+  return x[0];
+}
+
+double timestamp(double x) {
+  unsigned lo, hi;
+  // CHECK-DAG: interrupt-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot make function 'timestamp' interruptible: inline assembly is not supported
+  __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+  return x + (lo & 1) + (hi & 1);
+}
+
+uint64_t run(int n, double *x) {
   return __capsule_primops((void *)last, n) +
-         __capsule_primops((void *)calls_variadic, 1.0);
+         __capsule_primops((void *)calls_variadic, 1.0) +
+         __capsule_primops((void *)clobbers, x) +
+         __capsule_primops((void *)timestamp, 1.0);
 }
