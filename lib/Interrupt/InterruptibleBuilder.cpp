@@ -17,6 +17,7 @@
 #include "Interrupt/InterruptibleBuilder.h"
 
 #include "Analysis/CallClassifier.h"
+#include "Analysis/MemoryKinds.h"
 #include "Interrupt/ReplayCalls.h"
 #include "Interrupt/ResumableSplitter.h"
 #include "Interrupt/RuleCode.h"
@@ -37,6 +38,8 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PointerIntPair.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 
@@ -220,6 +223,26 @@ bool InterruptibleBuilder::giveRuleClones() {
   return Ok;
 }
 
+/// A function of \p F's type that calls \p F: the root of the checkpointed
+/// gradient of a function with a gradient rule of the user's, whose call
+/// then runs the rule as rule code, as a call inside the root would.
+static Function *callerOf(Function &F) {
+  Function *Caller =
+      Function::Create(F.getFunctionType(), GlobalValue::InternalLinkage,
+                       F.getName() + ".capsule.prep", F.getParent());
+  Caller->addFnAttr(OriginalFunctionAttr, F.getName());
+  IRBuilder<> B(BasicBlock::Create(F.getContext(), "entry", Caller));
+  SmallVector<Value *, 8> Args(make_pointer_range(Caller->args()));
+  CallInst *Call = B.CreateCall(&F, Args);
+  if (DISubprogram *SP = F.getSubprogram())
+    Call->setDebugLoc(DILocation::get(F.getContext(), SP->getLine(), 0, SP));
+  if (F.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+  return Caller;
+}
+
 /// Clones the roots and, transitively, every function the canonical clones
 /// may call, directly or through function pointers (so code only reachable
 /// from landing pads, which canonicalization drops, is not cloned).
@@ -238,7 +261,10 @@ bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
       Ok = false;
       continue;
     }
-    Function *Clone = prepareForDifferentiation(*F);
+    Function *Clone = Kind == Interruptible && is_contained(Roots, F) &&
+                              ForCheckpointing && userGradientRule(*F)
+                          ? callerOf(*F)
+                          : prepareForDifferentiation(*F);
     Clone->setName(F->getName() + Suffixes[Kind]);
     // Then a team's loops have trip counts: they charge their steps and
     // save their chunks of arrays for the journal once, before they run.

@@ -12,7 +12,8 @@
 // with short stages and every strategy, must equal the plain one, itself
 // checked against central differences; with a deliberately wrong rule, the
 // checkpointed gradient must show the same error as the plain one (the rule
-// is used, not the function's body).
+// is used, not the function's body), also when the function with the rule
+// is the root itself.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm
 // RUN: env CAPSULE_LEAF_STEPS=20 %t0
@@ -224,5 +225,11 @@ int main(void) {
     off = fmax(off, fabs(dp[i] - fd[i]));
   check_cf("the wrong rule shows in the plain gradient", off > 1e-3, 1);
   check_checkpointed();
+  /* A function with a rule as the root: both gradients use the rule. */
+  check_cf("plain gradient of a root with a rule",
+           __capsule_autodiff((void *)cube, 1.5), 4 * 1.5 * 1.5 * 1.5);
+  check_cf("checkpointed gradient of a root with a rule",
+           __capsule_autodiff_checkpointed((void *)cube, 1.5),
+           4 * 1.5 * 1.5 * 1.5);
   return check_report();
 }
