@@ -35,6 +35,8 @@ constexpr LibraryRoutine Routines[] = {
     {"cblas_dscal", "blas_dscal", "vidpi", true},
     {"cblas_dnrm2", "blas_dnrm2", "dipi", true},
     {"cblas_dcopy", "blas_dcopy", "vipipi", false},
+    {"cblas_dswap", "blas_dswap", "vipipi", false},
+    {"cblas_dasum", "blas_dasum", "dipi", true},
     {"cblas_dgemv", "blas_dgemv", "viiiidpipidpi", true},
     {"cblas_dger", "blas_dger", "viiidpipipi", true},
     {"cblas_dtrsv", "blas_dtrsv", "viiiiipipi", true},
@@ -51,6 +53,8 @@ constexpr LibraryRoutine Routines[] = {
     {"dscal_", "blas_f_dscal", "vpppp", true},
     {"dnrm2_", "blas_f_dnrm2", "dppp", true},
     {"dcopy_", "blas_f_dcopy", "vppppp", true},
+    {"dswap_", "blas_f_dswap", "vppppp", true},
+    {"dasum_", "blas_f_dasum", "dppp", true},
     {"dgemv_", "blas_f_dgemv", "vppppppppppp", true, 1},
     {"dger_", "blas_f_dger", "vppppppppp", true},
     {"dtrsv_", "blas_f_dtrsv", "vpppppppp", true, 3},
@@ -65,6 +69,12 @@ constexpr LibraryRoutine Routines[] = {
     {"qsort", "libc_qsort", "vpllp", true},
     {QsortWithLayout, "libc_qsort_layout", "vpllpp", true},
 };
+
+/// Routines that only read memory and return an index, which has no
+/// derivative: inactive, whatever data they read (CBLAS returns the index
+/// as CBLAS_INDEX, size_t in OpenBLAS, int in older headers).
+constexpr std::pair<const char *, const char *> IndexRoutines[] = {
+    {"cblas_idamax", "lipi"}, {"cblas_idamax", "iipi"}, {"idamax_", "ippp"}};
 
 Type *typeOf(LLVMContext &C, char Letter) {
   switch (Letter) {
@@ -236,12 +246,23 @@ void attachLibraryRules(Module &M) {
   for (const LibraryRoutine &R : Routines)
     if (Function *F = M.getFunction(R.Name))
       attachLibraryRules(*F);
+  for (const auto &R : IndexRoutines)
+    if (Function *F = M.getFunction(R.first))
+      attachLibraryRules(*F);
 }
 
 void attachLibraryRules(Function &F) {
   if (std::optional<DeclaredRoutine> D = routineOf(F);
       D && !gradientRule(F) && !tangentRule(F))
     attachRules(F, *D);
+  if (F.isDeclaration() && !gradientRule(F) && !tangentRule(F) &&
+      any_of(IndexRoutines, [&](const auto &R) {
+        return F.getName() == R.first && hasSignature(F, R.second);
+      })) {
+    markInactive(F);
+    F.setOnlyReadsMemory();
+    F.setOnlyAccessesArgMemory();
+  }
 }
 
 bool isLibraryRoutine(const Function &F) { return routineOf(F).has_value(); }

@@ -45,6 +45,8 @@ void cblas_daxpy(int n, double alpha, const double *x, int incx, double *y,
 void cblas_dscal(int n, double alpha, double *x, int incx);
 double cblas_dnrm2(int n, const double *x, int incx);
 void cblas_dcopy(int n, const double *x, int incx, double *y, int incy);
+void cblas_dswap(int n, double *x, int incx, double *y, int incy);
+double cblas_dasum(int n, const double *x, int incx);
 void cblas_dgemv(int order, int trans, int m, int n, double alpha,
                  const double *a, int lda, const double *x, int incx,
                  double beta, double *y, int incy);

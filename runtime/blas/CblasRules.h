@@ -50,6 +50,21 @@ void __capsule_blas_dcopy_grad(int n, int dn, const double *x, double *dx,
 void __capsule_blas_dcopy_tan(int n, int dn, const double *x, const double *dx,
                               int incx, int dincx, double *y, double *dy,
                               int incy, int dincy);
+void __capsule_blas_dswap_aug(int n, int dn, double *x, double *dx, int incx,
+                              int dincx, double *y, double *dy, int incy,
+                              int dincy);
+void __capsule_blas_dswap_grad(int n, int dn, double *x, double *dx, int incx,
+                               int dincx, double *y, double *dy, int incy,
+                               int dincy);
+void __capsule_blas_dswap_tan(int n, int dn, double *x, double *dx, int incx,
+                              int dincx, double *y, double *dy, int incy,
+                              int dincy);
+tape_and_double __capsule_blas_dasum_aug(int n, int dn, const double *x,
+                                         double *dx, int incx, int dincx);
+void __capsule_blas_dasum_grad(int n, int dn, const double *x, double *dx,
+                               int incx, int dincx, double dr, void *tape);
+dual __capsule_blas_dasum_tan(int n, int dn, const double *x, const double *dx,
+                              int incx, int dincx);
 void *__capsule_blas_dgemv_aug(int order, int dorder, int trans, int dtrans,
                                int m, int dm, int n, int dn, double alpha,
                                const double *a, double *da, int lda, int dlda,

@@ -1,6 +1,7 @@
 /*===- Fortran.c - Rules of the Fortran BLAS interface -------------------===*
  *
- * ddot_, daxpy_, dscal_, dnrm2_, dcopy_, dgemv_, dger_, dtrsv_, dtrmv_,
+ * ddot_, daxpy_, dscal_, dnrm2_, dcopy_, dswap_, dasum_, dgemv_, dger_,
+ * dtrsv_, dtrmv_,
  * dsymv_, dgemm_, dtrsm_, dtrmm_, dsymm_, dsyrk_ and dsyr2k_ as C programs
  * call them: every
  * argument by address, matrices column-major, options as characters ('N',
@@ -181,6 +182,57 @@ void __capsule_blas_f_dcopy_tan(const int *n, const int *dn, const double *x,
                                 const int *dincx, double *y, double *dy,
                                 const int *incy, const int *dincy) {
   __capsule_blas_dcopy_tan(*n, 0, x, dx, *incx, 0, y, dy, *incy, 0);
+}
+
+/*--- dswap_ ---------------------------------------------------------------*/
+
+void *__capsule_blas_f_dswap_aug(const int *n, const int *dn, double *x,
+                                 double *dx, const int *incx, const int *dincx,
+                                 double *y, double *dy, const int *incy,
+                                 const int *dincy) {
+  __capsule_blas_dswap_aug(*n, 0, x, dx, *incx, 0, y, dy, *incy, 0);
+  return keep_scalars(0, 3, (int[]){*n, *incx, *incy}, 0, 0);
+}
+
+void __capsule_blas_f_dswap_grad(const int *n, const int *dn, double *x,
+                                 double *dx, const int *incx, const int *dincx,
+                                 double *y, double *dy, const int *incy,
+                                 const int *dincy, void *tape) {
+  fortran_tape *t = tape;
+  __capsule_blas_dswap_grad(t->arg[0], 0, x, dx, t->arg[1], 0, y, dy, t->arg[2],
+                            0);
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_dswap_tan(const int *n, const int *dn, double *x,
+                                double *dx, const int *incx, const int *dincx,
+                                double *y, double *dy, const int *incy,
+                                const int *dincy) {
+  __capsule_blas_dswap_tan(*n, 0, x, dx, *incx, 0, y, dy, *incy, 0);
+}
+
+/*--- dasum_ ---------------------------------------------------------------*/
+
+tape_and_double __capsule_blas_f_dasum_aug(const int *n, const int *dn,
+                                           const double *x, double *dx,
+                                           const int *incx, const int *dincx) {
+  tape_and_double r = __capsule_blas_dasum_aug(*n, 0, x, dx, *incx, 0);
+  r.tape = keep_scalars(r.tape, 2, (int[]){*n, *incx}, 0, 0);
+  return r;
+}
+
+void __capsule_blas_f_dasum_grad(const int *n, const int *dn, const double *x,
+                                 double *dx, const int *incx, const int *dincx,
+                                 double dr, void *tape) {
+  fortran_tape *t = tape;
+  __capsule_blas_dasum_grad(t->arg[0], 0, x, dx, t->arg[1], 0, dr, t->inner);
+  __capsule_blas_scratch_free(t);
+}
+
+dual __capsule_blas_f_dasum_tan(const int *n, const int *dn, const double *x,
+                                const double *dx, const int *incx,
+                                const int *dincx) {
+  return __capsule_blas_dasum_tan(*n, 0, x, dx, *incx, 0);
 }
 
 /*--- dgemv_ ---------------------------------------------------------------*/

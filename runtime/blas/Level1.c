@@ -1,6 +1,7 @@
 /*===- Level1.c - Rules of the level-1 BLAS routines ---------------------===*
  *
- * ddot, daxpy, dscal, dnrm2 and dcopy (Blas.h has the convention).
+ * ddot, daxpy, dscal, dnrm2, dcopy, dswap and dasum (Blas.h has the
+ * convention).
  *===----------------------------------------------------------------------===*/
 #include "CblasRules.h"
 
@@ -151,4 +152,60 @@ void __capsule_blas_dcopy_tan(int n, int dn, const double *x, const double *dx,
                               int incy, int dincy) {
   cblas_dcopy(n, x, incx, y, incy);
   cblas_dcopy(n, dx, incx, dy, incy);
+}
+
+/*--- dswap: x <-> y -------------------------------------------------------*/
+
+/* Whatever reached x's place before the swap came from y's, and the other
+ * way round: the adjoints are swapped back, as are the tangents forward. */
+void __capsule_blas_dswap_aug(int n, int dn, double *x, double *dx, int incx,
+                              int dincx, double *y, double *dy, int incy,
+                              int dincy) {
+  cblas_dswap(n, x, incx, y, incy);
+}
+
+void __capsule_blas_dswap_grad(int n, int dn, double *x, double *dx, int incx,
+                               int dincx, double *y, double *dy, int incy,
+                               int dincy) {
+  cblas_dswap(n, dx, incx, dy, incy);
+}
+
+void __capsule_blas_dswap_tan(int n, int dn, double *x, double *dx, int incx,
+                              int dincx, double *y, double *dy, int incy,
+                              int dincy) {
+  cblas_dswap(n, x, incx, y, incy);
+  cblas_dswap(n, dx, incx, dy, incy);
+}
+
+/*--- dasum: sum of |x_i| --------------------------------------------------*/
+
+/* The derivative of |x_i| is taken as 1 at 0, as fabs's is. */
+static double sign_of(double v) { return v < 0 ? -1 : 1; }
+
+tape_and_double __capsule_blas_dasum_aug(int n, int dn, const double *x,
+                                         double *dx, int incx, int dincx) {
+  n = positive_stride_length(n, incx);
+  tape_and_double r = {__capsule_blas_vector_copy(n, x, incx),
+                       cblas_dasum(n, x, incx)};
+  return r;
+}
+
+void __capsule_blas_dasum_grad(int n, int dn, const double *x, double *dx,
+                               int incx, int dincx, double dr, void *tape) {
+  n = positive_stride_length(n, incx);
+  const double *t = tape;
+  for (int i = 0; i < n; ++i)
+    *element(dx, n, incx, i) += dr * sign_of(t[i]);
+  __capsule_blas_scratch_free(tape);
+}
+
+dual __capsule_blas_dasum_tan(int n, int dn, const double *x, const double *dx,
+                              int incx, int dincx) {
+  n = positive_stride_length(n, incx);
+  double tangent = 0;
+  for (int i = 0; i < n; ++i)
+    tangent += sign_of(*element((double *)x, n, incx, i)) *
+               *element((double *)dx, n, incx, i);
+  dual r = {cblas_dasum(n, x, incx), tangent};
+  return r;
 }

@@ -13,7 +13,8 @@
  * leaves) and returns the steps the call costs: its multiply-adds, as if
  * the routine's loops had been instrumented. Saving bytes the routine does
  * not write is harmless: restoring gives them back the values they had
- * anyway. ddot and dnrm2 write nothing; they cost steps all the same.
+ * anyway. ddot, dnrm2 and dasum write nothing; they cost steps all the
+ * same.
  *===----------------------------------------------------------------------===*/
 #include "Blas.h"
 
@@ -82,6 +83,19 @@ int64_t __capsule_blas_dcopy_step(int n, const double *x, int incx, double *y,
                                   int incy) {
   if (JOURNAL_LIVE)
     journal_vector(n, y, incy);
+  return work(n, 1, 1);
+}
+
+int64_t __capsule_blas_dswap_step(int n, double *x, int incx, double *y,
+                                  int incy) {
+  if (JOURNAL_LIVE) {
+    journal_vector(n, x, incx);
+    journal_vector(n, y, incy);
+  }
+  return work(n, 1, 1);
+}
+
+int64_t __capsule_blas_dasum_step(int n, const double *x, int incx) {
   return work(n, 1, 1);
 }
 
@@ -198,6 +212,16 @@ int64_t __capsule_blas_f_dcopy_step(const int *n, const double *x,
                                     const int *incy) {
   if (JOURNAL_LIVE)
     journal_vector(*n, y, *incy);
+  return work(*n, 1, 1);
+}
+
+int64_t __capsule_blas_f_dswap_step(const int *n, double *x, const int *incx,
+                                    double *y, const int *incy) {
+  return __capsule_blas_dswap_step(*n, x, *incx, y, *incy);
+}
+
+int64_t __capsule_blas_f_dasum_step(const int *n, const double *x,
+                                    const int *incx) {
   return work(*n, 1, 1);
 }
 

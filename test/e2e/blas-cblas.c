@@ -1,7 +1,8 @@
-// CBLAS routines (OpenBLAS): ddot, daxpy, dscal, dnrm2, dcopy, dgemv and
-// dgemm differentiated by Capsule's built-in rules, which call BLAS for the
-// adjoints (runtime/blas). Strides of 1, 2 and -1 (and dscal's and dnrm2's
-// strides of 0 and -1, with which BLAS does nothing), row- and
+// CBLAS routines (OpenBLAS): ddot, daxpy, dscal, dnrm2, dcopy, dswap,
+// dasum, dgemv and dgemm differentiated by Capsule's built-in rules, which
+// call BLAS for the adjoints (runtime/blas), and idamax, whose index has no
+// derivative, picking an element. Strides of 1, 2 and -1 (and dscal's,
+// dnrm2's and dasum's strides of 0 and -1, with which BLAS does nothing), row- and
 // column-major matrices with padded leading dimensions, every transpose,
 // active scalars alpha and beta, beta = 0 (y and C not read), and inputs
 // overwritten after the call (the rules keep copies). Gradient and tangents
@@ -30,6 +31,21 @@ static double level1(double *p) {
   return d + cblas_dnrm2(3, w, 1) * cblas_dnrm2(2, p + 20, 3);
 }
 
+/* dswap on strided views (forward and backward), dasum of entries of both
+ * signs, and the entry of largest magnitude idamax finds. */
+static double swap_asum_amax(double *p) {
+  double v[6], w[3];
+  for (int i = 0; i < 6; ++i)
+    v[i] = p[i] * p[i + 6] - 0.3;
+  for (int i = 0; i < 3; ++i)
+    w[i] = p[12 + i] * (i - 1);
+  cblas_dswap(3, v, 2, w, -1); /* v[0,2,4] <-> w backwards */
+  double s = cblas_dasum(6, v, 1) * p[15] + cblas_dasum(2, w, 2);
+  size_t k = cblas_idamax(6, v, 1);
+  v[0] = 99; /* overwritten after the calls: the rules kept copies */
+  return s + w[0] * w[1] + 3 * w[2] + p[k] * p[16];
+}
+
 /* dscal and dnrm2 do nothing with a stride that is not positive (BLAS
  * returns at once): x stays as it is and the norm is 0, so the derivatives
  * are those of the plain sum below. */
@@ -38,7 +54,8 @@ static double nonpositive_strides(double *p) {
   cblas_dscal(4, p[5], v, -1);
   cblas_dscal(2, p[6], v + 2, 0);
   return v[0] + 2 * v[1] + 3 * v[2] + v[3] * v[0] +
-         cblas_dnrm2(4, v, -1) * p[7] + cblas_dnrm2(4, v, 0);
+         cblas_dnrm2(4, v, -1) * p[7] + cblas_dnrm2(4, v, 0) +
+         cblas_dasum(4, v, -1) + cblas_dasum(4, v, 0);
 }
 
 static int gemv_case;
@@ -90,6 +107,9 @@ static double level3(double *p) {
 
 
 static double level1_fd(double *x, void *ctx) { return level1(x); }
+static double swap_asum_amax_fd(double *x, void *ctx) {
+  return swap_asum_amax(x);
+}
 static double nonpositive_strides_fd(double *x, void *ctx) {
   return nonpositive_strides(x);
 }
@@ -101,6 +121,7 @@ int main(void) {
   for (int i = 0; i < NP; ++i)
     p[i] = 0.3 + 0.37 * sin(1.7 * i);
   CHECK_GRADIENT_AND_DIRECTION("level 1", level1, p, NP);
+  CHECK_GRADIENT_AND_DIRECTION("dswap, dasum, idamax", swap_asum_amax, p, NP);
   CHECK_GRADIENT_AND_DIRECTION("strides <= 0", nonpositive_strides, p, 8);
   for (gemv_case = 0; gemv_case < 8; ++gemv_case)
     CHECK_GRADIENT_AND_DIRECTION("dgemv", level2, p, NP);

@@ -1,5 +1,6 @@
 // The Fortran interface of BLAS (ddot_, daxpy_, dscal_, dnrm2_, dcopy_,
-// dgemv_, dger_, dgemm_, dtrsv_, dtrsm_, dtrmv_, dtrmm_), called from C as
+// dswap_, dasum_, idamax_, dgemv_, dger_, dgemm_, dtrsv_, dtrsm_, dtrmv_,
+// dtrmm_), called from C as
 // programs do: every argument by address, column-major matrices, options as
 // characters in either case, prototypes of the program's own. Active alpha and beta
 // passed by address, a constant one in a global, and the scalars changed
@@ -24,6 +25,10 @@ void dscal_(const int *n, const double *alpha, double *x, const int *incx);
 double dnrm2_(const int *n, const double *x, const int *incx);
 void dcopy_(const int *n, const double *x, const int *incx, double *y,
             const int *incy);
+void dswap_(const int *n, double *x, const int *incx, double *y,
+            const int *incy);
+double dasum_(const int *n, const double *x, const int *incx);
+int idamax_(const int *n, const double *x, const int *incx);
 void dgemv_(const char *trans, const int *m, const int *n, const double *alpha,
             const double *a, const int *lda, const double *x, const int *incx,
             const double *beta, double *y, const int *incy STRLENS(1));
@@ -65,7 +70,10 @@ static double level1(double *p) {
   daxpy_(&n, &p[13], v + 1, &two, w, &minus);
   daxpy_(&n, &one, v, &ione, w, &ione);
   double d = ddot_(&n, w, &ione, p + 14, &two);
-  double r = d + dnrm2_(&n, w, &ione) * p[20];
+  dswap_(&n, v, &two, w, &minus); /* v[0,2,4] <-> w backwards */
+  int six = 6, k = idamax_(&six, v, &ione) - 1; /* 1-based */
+  double r = d + dnrm2_(&n, w, &ione) * p[20] + dasum_(&six, v, &ione) * p[21] +
+             p[k] * p[22];
   n = 0, s = 7, two = 5; /* changed after the calls */
   return r;
 }

@@ -1,10 +1,11 @@
 // BLAS routines and qsort inside checkpointed gradients and interruptible
 // runs. A simulation whose every step updates its state in place through
 // CBLAS and the Fortran interface: dgemv into a temporary, daxpy, dscal and
-// dcopy on strided views, dger, dsyrk and dsyr2k accumulating into
-// matrices, dgemm with beta != 0 on the previous C, dtrsv and dtrsm solving
-// and dtrmv and dtrmm multiplying in place, dsymv and dsymm, ddot and dnrm2
-// reading, and a qsort of numbers in place. The state lives in the caller's
+// dcopy on strided views, dswap of two columns, dger, dsyrk and dsyr2k
+// accumulating into matrices, dgemm with beta != 0 on the previous C, dtrsv
+// and dtrsm solving and dtrmv and dtrmm multiplying in place, dsymv and
+// dsymm, ddot, dnrm2 and dasum reading, and a qsort of numbers in place.
+// The state lives in the caller's
 // memory (the input itself), in the root's stack arrays and in a heap
 // block. The schedule re-executes steps from capsules, so every routine's
 // writes must be undone from the journal (runtime/blas/Steps.c,
@@ -86,6 +87,9 @@ static double simulate(double *p) {
   triangles(a, lower, upper);
   for (int i = 0; i < N * 2; ++i)
     b[i] = 0.3 * i - 1;
+  double sw[N * 2];
+  for (int i = 0; i < N * 2; ++i)
+    sw[i] = 0.1 * i - 0.35;
   for (int t = 0; t < STEPS; ++t) {
     /* y = 0.4 A x, squashed; x += y. */
     cblas_dgemv(CblasRowMajor, CblasNoTrans, N, N, 0.4, a, N, x, 1, 0.0, y, 1);
@@ -120,12 +124,16 @@ static double simulate(double *p) {
                 w, 2);
     cblas_dscal(N, 0.7, w, -2);
     cblas_daxpy(N, -0.05, w, 2, z, 1);
+    /* sw's two columns trade places (only dswap writes most of sw). */
+    cblas_dswap(N, sw, 2, sw + 1, 2);
+    sw[(2 * t) % (2 * N)] += 0.01 * x[t % N];
     /* The largest of z drives y next step: z sorted in place. */
     qsort(z, N, sizeof *z, ascending);
     x[t % N] += 0.05 * z[N - 1];
   }
   double r = cblas_ddot(N, x, 1, z, 1) + cblas_dnrm2(N * LD, c, 1) +
-             cblas_ddot(N * 2, b, 1, b, 1);
+             cblas_ddot(N * 2, b, 1, b, 1) + cblas_dasum(N * 2, sw, 1) +
+             sw[0] * sw[3];
   for (int i = 0; i < N; ++i)
     r += s[i + i * N] * (i + 1) + m[i * LD + N - 1 - i] +
          s2[i * N + i] * bb[2 * i + 1];
