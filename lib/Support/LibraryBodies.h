@@ -2,7 +2,7 @@
 //
 // A few functions that programs reach through their libraries' headers are
 // compiled into the shared library (libstdc++'s red-black tree and list
-// node links): declared only, their effect on shadow memory is unknown.
+// node links, its gslice indexer): declared only, their effect on shadow memory is unknown.
 // Capsule carries their definitions (lib/LibraryBodies/) and gives them to
 // the module, which then differentiates and instruments them as its own.
 //===----------------------------------------------------------------------===//
