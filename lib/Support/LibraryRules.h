@@ -3,7 +3,7 @@
 // A program's calls of library routines whose rules the runtime defines get
 // those gradient and tangent rules, unless the program registered rules of
 // its own: the BLAS routines ddot, daxpy, dscal, dnrm2, dcopy, dswap, dasum,
-// dgemv, dger, dtrsv, dtrmv, dsymv, dgemm, dtrsm, dtrmm, dsymm, dsyrk and
+// drot, dgemv, dger, dtrsv, dtrmv, dsymv, dgemm, dtrsm, dtrmm, dsymm, dsyrk and
 // dsyr2k (idamax, which returns an index, is inactive), through
 // CBLAS (cblas_dgemm) or the Fortran interface (dgemm_), whose rules call BLAS
 // for the adjoints (runtime/blas); and the C library's qsort, whose rules move

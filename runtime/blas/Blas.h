@@ -47,6 +47,8 @@ double cblas_dnrm2(int n, const double *x, int incx);
 void cblas_dcopy(int n, const double *x, int incx, double *y, int incy);
 void cblas_dswap(int n, double *x, int incx, double *y, int incy);
 double cblas_dasum(int n, const double *x, int incx);
+void cblas_drot(int n, double *x, int incx, double *y, int incy, double c,
+                double s);
 void cblas_dgemv(int order, int trans, int m, int n, double alpha,
                  const double *a, int lda, const double *x, int incx,
                  double beta, double *y, int incy);

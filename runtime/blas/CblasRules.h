@@ -65,6 +65,17 @@ void __capsule_blas_dasum_grad(int n, int dn, const double *x, double *dx,
                                int incx, int dincx, double dr, void *tape);
 dual __capsule_blas_dasum_tan(int n, int dn, const double *x, const double *dx,
                               int incx, int dincx);
+void *__capsule_blas_drot_aug(int n, int dn, double *x, double *dx, int incx,
+                              int dincx, double *y, double *dy, int incy,
+                              int dincy, double c, double s);
+two_adjoints __capsule_blas_drot_grad(int n, int dn, double *x, double *dx,
+                                      int incx, int dincx, double *y,
+                                      double *dy, int incy, int dincy, double c,
+                                      double s, void *tape);
+void __capsule_blas_drot_tan(int n, int dn, double *x, double *dx, int incx,
+                             int dincx, double *y, double *dy, int incy,
+                             int dincy, double c, double dc, double s,
+                             double ds);
 void *__capsule_blas_dgemv_aug(int order, int dorder, int trans, int dtrans,
                                int m, int dm, int n, int dn, double alpha,
                                const double *a, double *da, int lda, int dlda,

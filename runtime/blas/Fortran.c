@@ -1,6 +1,6 @@
 /*===- Fortran.c - Rules of the Fortran BLAS interface -------------------===*
  *
- * ddot_, daxpy_, dscal_, dnrm2_, dcopy_, dswap_, dasum_, dgemv_, dger_,
+ * ddot_, daxpy_, dscal_, dnrm2_, dcopy_, dswap_, dasum_, drot_, dgemv_, dger_,
  * dtrsv_, dtrmv_,
  * dsymv_, dgemm_, dtrsm_, dtrmm_, dsymm_, dsyrk_ and dsyr2k_ as C programs
  * call them: every
@@ -233,6 +233,42 @@ dual __capsule_blas_f_dasum_tan(const int *n, const int *dn, const double *x,
                                 const double *dx, const int *incx,
                                 const int *dincx) {
   return __capsule_blas_dasum_tan(*n, 0, x, dx, *incx, 0);
+}
+
+/*--- drot_ ----------------------------------------------------------------*/
+
+void *__capsule_blas_f_drot_aug(const int *n, const int *dn, double *x,
+                                double *dx, const int *incx, const int *dincx,
+                                double *y, double *dy, const int *incy,
+                                const int *dincy, const double *c, double *dc,
+                                const double *s, double *ds) {
+  void *inner =
+      __capsule_blas_drot_aug(*n, 0, x, dx, *incx, 0, y, dy, *incy, 0, *c, *s);
+  return keep_scalars(inner, 3, (int[]){*n, *incx, *incy}, *c, *s);
+}
+
+void __capsule_blas_f_drot_grad(const int *n, const int *dn, double *x,
+                                double *dx, const int *incx, const int *dincx,
+                                double *y, double *dy, const int *incy,
+                                const int *dincy, const double *c, double *dc,
+                                const double *s, double *ds, void *tape) {
+  fortran_tape *t = tape;
+  two_adjoints g =
+      __capsule_blas_drot_grad(t->arg[0], 0, x, dx, t->arg[1], 0, y, dy,
+                               t->arg[2], 0, t->alpha, t->beta, t->inner);
+  *dc += g.dalpha;
+  *ds += g.dbeta;
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_drot_tan(const int *n, const int *dn, double *x,
+                               double *dx, const int *incx, const int *dincx,
+                               double *y, double *dy, const int *incy,
+                               const int *dincy, const double *c,
+                               const double *dc, const double *s,
+                               const double *ds) {
+  __capsule_blas_drot_tan(*n, 0, x, dx, *incx, 0, y, dy, *incy, 0, *c, *dc, *s,
+                          *ds);
 }
 
 /*--- dgemv_ ---------------------------------------------------------------*/

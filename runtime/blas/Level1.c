@@ -1,6 +1,6 @@
 /*===- Level1.c - Rules of the level-1 BLAS routines ---------------------===*
  *
- * ddot, daxpy, dscal, dnrm2, dcopy, dswap and dasum (Blas.h has the
+ * ddot, daxpy, dscal, dnrm2, dcopy, dswap, dasum and drot (Blas.h has the
  * convention).
  *===----------------------------------------------------------------------===*/
 #include "CblasRules.h"
@@ -208,4 +208,49 @@ dual __capsule_blas_dasum_tan(int n, int dn, const double *x, const double *dx,
                *element((double *)dx, n, incx, i);
   dual r = {cblas_dasum(n, x, incx), tangent};
   return r;
+}
+
+/*--- drot: (x, y) <- (c x + s y, c y - s x) -------------------------------*/
+
+void *__capsule_blas_drot_aug(int n, int dn, double *x, double *dx, int incx,
+                              int dincx, double *y, double *dy, int incy,
+                              int dincy, double c, double s) {
+  double *tape =
+      __capsule_blas_scratch_alloc(sizeof(double) * 2 * (n > 0 ? n : 1));
+  if (n > 0) {
+    cblas_dcopy(n, x, incx, tape, 1);
+    cblas_dcopy(n, y, incy, tape + n, 1);
+  }
+  cblas_drot(n, x, incx, y, incy, c, s);
+  return tape;
+}
+
+/* With gx, gy the adjoints of the new x and y: those of the old ones are
+ * the rotation by -s, c gx - s gy and s gx + c gy; dc = x.gx + y.gy and
+ * ds = y.gx - x.gy with the old x and y. */
+two_adjoints __capsule_blas_drot_grad(int n, int dn, double *x, double *dx,
+                                      int incx, int dincx, double *y,
+                                      double *dy, int incy, int dincy, double c,
+                                      double s, void *tape) {
+  const double *ox = tape, *oy = (const double *)tape + n;
+  two_adjoints r = {0, 0};
+  if (n > 0) {
+    r.dalpha = cblas_ddot(n, ox, 1, dx, incx) + cblas_ddot(n, oy, 1, dy, incy);
+    r.dbeta = cblas_ddot(n, oy, 1, dx, incx) - cblas_ddot(n, ox, 1, dy, incy);
+    cblas_drot(n, dx, incx, dy, incy, c, -s);
+  }
+  __capsule_blas_scratch_free(tape);
+  return r;
+}
+
+void __capsule_blas_drot_tan(int n, int dn, double *x, double *dx, int incx,
+                             int dincx, double *y, double *dy, int incy,
+                             int dincy, double c, double dc, double s,
+                             double ds) {
+  cblas_drot(n, dx, incx, dy, incy, c, s);
+  cblas_daxpy(n, dc, x, incx, dx, incx);
+  cblas_daxpy(n, ds, y, incy, dx, incx);
+  cblas_daxpy(n, dc, y, incy, dy, incy);
+  cblas_daxpy(n, -ds, x, incx, dy, incy);
+  cblas_drot(n, x, incx, y, incy, c, s);
 }

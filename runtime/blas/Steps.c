@@ -99,6 +99,11 @@ int64_t __capsule_blas_dasum_step(int n, const double *x, int incx) {
   return work(n, 1, 1);
 }
 
+int64_t __capsule_blas_drot_step(int n, double *x, int incx, double *y,
+                                 int incy, double c, double s) {
+  return __capsule_blas_dswap_step(n, x, incx, y, incy);
+}
+
 int64_t __capsule_blas_dgemv_step(int order, int trans, int m, int n,
                                   double alpha, const double *a, int lda,
                                   const double *x, int incx, double beta,
@@ -223,6 +228,12 @@ int64_t __capsule_blas_f_dswap_step(const int *n, double *x, const int *incx,
 int64_t __capsule_blas_f_dasum_step(const int *n, const double *x,
                                     const int *incx) {
   return work(*n, 1, 1);
+}
+
+int64_t __capsule_blas_f_drot_step(const int *n, double *x, const int *incx,
+                                   double *y, const int *incy, const double *c,
+                                   const double *s) {
+  return __capsule_blas_dswap_step(*n, x, *incx, y, *incy);
 }
 
 int64_t __capsule_blas_f_dgemv_step(const char *trans, const int *m,

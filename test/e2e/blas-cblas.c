@@ -1,5 +1,5 @@
 // CBLAS routines (OpenBLAS): ddot, daxpy, dscal, dnrm2, dcopy, dswap,
-// dasum, dgemv and dgemm differentiated by Capsule's built-in rules, which
+// dasum, drot, dgemv and dgemm differentiated by Capsule's built-in rules, which
 // call BLAS for the adjoints (runtime/blas), and idamax, whose index has no
 // derivative, picking an element. Strides of 1, 2 and -1 (and dscal's,
 // dnrm2's and dasum's strides of 0 and -1, with which BLAS does nothing), row- and
@@ -31,8 +31,9 @@ static double level1(double *p) {
   return d + cblas_dnrm2(3, w, 1) * cblas_dnrm2(2, p + 20, 3);
 }
 
-/* dswap on strided views (forward and backward), dasum of entries of both
- * signs, and the entry of largest magnitude idamax finds. */
+/* dswap and drot (active c and s) on strided views (forward and
+ * backward), dasum of entries of both signs, and the entry of largest
+ * magnitude idamax finds. */
 static double swap_asum_amax(double *p) {
   double v[6], w[3];
   for (int i = 0; i < 6; ++i)
@@ -40,6 +41,7 @@ static double swap_asum_amax(double *p) {
   for (int i = 0; i < 3; ++i)
     w[i] = p[12 + i] * (i - 1);
   cblas_dswap(3, v, 2, w, -1); /* v[0,2,4] <-> w backwards */
+  cblas_drot(3, v + 1, 2, w, -1, p[17], p[18]); /* active c and s */
   double s = cblas_dasum(6, v, 1) * p[15] + cblas_dasum(2, w, 2);
   size_t k = cblas_idamax(6, v, 1);
   v[0] = 99; /* overwritten after the calls: the rules kept copies */
@@ -121,7 +123,8 @@ int main(void) {
   for (int i = 0; i < NP; ++i)
     p[i] = 0.3 + 0.37 * sin(1.7 * i);
   CHECK_GRADIENT_AND_DIRECTION("level 1", level1, p, NP);
-  CHECK_GRADIENT_AND_DIRECTION("dswap, dasum, idamax", swap_asum_amax, p, NP);
+  CHECK_GRADIENT_AND_DIRECTION("dswap, drot, dasum, idamax", swap_asum_amax, p,
+                               NP);
   CHECK_GRADIENT_AND_DIRECTION("strides <= 0", nonpositive_strides, p, 8);
   for (gemv_case = 0; gemv_case < 8; ++gemv_case)
     CHECK_GRADIENT_AND_DIRECTION("dgemv", level2, p, NP);

@@ -1,5 +1,5 @@
 // The Fortran interface of BLAS (ddot_, daxpy_, dscal_, dnrm2_, dcopy_,
-// dswap_, dasum_, idamax_, dgemv_, dger_, dgemm_, dtrsv_, dtrsm_, dtrmv_,
+// dswap_, dasum_, idamax_, drot_, dgemv_, dger_, dgemm_, dtrsv_, dtrsm_, dtrmv_,
 // dtrmm_), called from C as
 // programs do: every argument by address, column-major matrices, options as
 // characters in either case, prototypes of the program's own. Active alpha and beta
@@ -28,6 +28,8 @@ void dcopy_(const int *n, const double *x, const int *incx, double *y,
 void dswap_(const int *n, double *x, const int *incx, double *y,
             const int *incy);
 double dasum_(const int *n, const double *x, const int *incx);
+void drot_(const int *n, double *x, const int *incx, double *y,
+           const int *incy, const double *c, const double *s);
 int idamax_(const int *n, const double *x, const int *incx);
 void dgemv_(const char *trans, const int *m, const int *n, const double *alpha,
             const double *a, const int *lda, const double *x, const int *incx,
@@ -71,6 +73,9 @@ static double level1(double *p) {
   daxpy_(&n, &one, v, &ione, w, &ione);
   double d = ddot_(&n, w, &ione, p + 14, &two);
   dswap_(&n, v, &two, w, &minus); /* v[0,2,4] <-> w backwards */
+  double c = p[18], s2 = p[19];
+  drot_(&n, w, &ione, v + 1, &two, &c, &s2);
+  c = s2 = 0; /* changed after the call */
   int six = 6, k = idamax_(&six, v, &ione) - 1; /* 1-based */
   double r = d + dnrm2_(&n, w, &ione) * p[20] + dasum_(&six, v, &ione) * p[21] +
              p[k] * p[22];

@@ -1,7 +1,7 @@
 // BLAS routines and qsort inside checkpointed gradients and interruptible
 // runs. A simulation whose every step updates its state in place through
 // CBLAS and the Fortran interface: dgemv into a temporary, daxpy, dscal and
-// dcopy on strided views, dswap of two columns, dger, dsyrk and dsyr2k
+// dcopy on strided views, dswap and drot of two columns, dger, dsyrk and dsyr2k
 // accumulating into matrices, dgemm with beta != 0 on the previous C, dtrsv
 // and dtrsm solving and dtrmv and dtrmm multiplying in place, dsymv and
 // dsymm, ddot, dnrm2 and dasum reading, and a qsort of numbers in place.
@@ -126,6 +126,7 @@ static double simulate(double *p) {
     cblas_daxpy(N, -0.05, w, 2, z, 1);
     /* sw's two columns trade places (only dswap writes most of sw). */
     cblas_dswap(N, sw, 2, sw + 1, 2);
+    cblas_drot(N, sw, 2, sw + 1, 2, 0.8, 0.6 + 0.01 * x[0]);
     sw[(2 * t) % (2 * N)] += 0.01 * x[t % N];
     /* The largest of z drives y next step: z sorted in place. */
     qsort(z, N, sizeof *z, ascending);

@@ -1,5 +1,5 @@
 // Error: BLAS calls Capsule's built-in rules do not cover, each with active
-// data: a routine without a rule (drot), a Fortran routine declared with
+// data: a routine without a rule (drotm), a Fortran routine declared with
 // fewer hidden string lengths than it has character arguments (so not the
 // routine the rules know; blas-fortran.c has the right ones), and second
 // derivatives (forward over
@@ -14,8 +14,9 @@
 
 static double rot(double *a) {
   double y[2] = {1, 2};
-  // CHECK-DAG: blas-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'rot': call to a function without a body and without a known derivative ('cblas_drot'); define it in this translation unit, register a derivative rule for it
-  cblas_drot(2, a, 1, y, 1, 0.6, 0.8);
+  const double param[5] = {-1, 0.6, -0.8, 0.8, 0.6};
+  // CHECK-DAG: blas-unsupported.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'rot': call to a function without a body and without a known derivative ('cblas_drotm'); define it in this translation unit, register a derivative rule for it
+  cblas_drotm(2, a, 1, y, 1, param);
   return a[0] * y[1];
 }
 
