@@ -198,6 +198,19 @@ void __capsule_blas_dsymv_tan(int order, int dorder, int uplo, int duplo, int n,
                               int dlda, const double *x, const double *dx,
                               int incx, int dincx, double beta, double dbeta,
                               double *y, double *dy, int incy, int dincy);
+void *__capsule_blas_dsyr_aug(int order, int dorder, int uplo, int duplo, int n,
+                              int dn, double alpha, const double *x, double *dx,
+                              int incx, int dincx, double *a, double *da,
+                              int lda, int dlda);
+double __capsule_blas_dsyr_grad(int order, int dorder, int uplo, int duplo,
+                                int n, int dn, double alpha, const double *x,
+                                double *dx, int incx, int dincx, double *a,
+                                double *da, int lda, int dlda, void *tape);
+void __capsule_blas_dsyr_tan(int order, int dorder, int uplo, int duplo, int n,
+                             int dn, double alpha, double dalpha,
+                             const double *x, const double *dx, int incx,
+                             int dincx, double *a, double *da, int lda,
+                             int dlda);
 void *__capsule_blas_dsyrk_aug(int order, int dorder, int uplo, int duplo,
                                int trans, int dtrans, int n, int dn, int k,
                                int dk, double alpha, const double *a,

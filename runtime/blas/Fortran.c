@@ -1,6 +1,7 @@
 /*===- Fortran.c - Rules of the Fortran BLAS interface -------------------===*
  *
  * ddot_, daxpy_, dscal_, dnrm2_, dcopy_, dswap_, dasum_, drot_, dgemv_, dger_,
+ * dsyr_,
  * dtrsv_, dtrmv_,
  * dsymv_, dgemm_, dtrsm_, dtrmm_, dsymm_, dsyrk_ and dsyr2k_ as C programs
  * call them: every
@@ -600,6 +601,43 @@ void __capsule_blas_f_dsymv_tan(
   __capsule_blas_dsymv_tan(ColMajor, 0, uplo_of(uplo), 0, *n, 0, *alpha,
                            *dalpha, a, da, *lda, 0, x, dx, *incx, 0, *beta,
                            *dbeta, y, dy, *incy, 0);
+}
+
+/*--- dsyr_ ----------------------------------------------------------------*/
+
+void *__capsule_blas_f_dsyr_aug(const char *uplo, const char *duplo,
+                                const int *n, const int *dn,
+                                const double *alpha, double *dalpha,
+                                const double *x, double *dx, const int *incx,
+                                const int *dincx, double *a, double *da,
+                                const int *lda, const int *dlda) {
+  int args[] = {uplo_of(uplo), *n, *incx, *lda};
+  void *inner = __capsule_blas_dsyr_aug(ColMajor, 0, args[0], 0, *n, 0, *alpha,
+                                        x, dx, *incx, 0, a, da, *lda, 0);
+  return keep_scalars(inner, 4, args, *alpha, 0);
+}
+
+void __capsule_blas_f_dsyr_grad(const char *uplo, const char *duplo,
+                                const int *n, const int *dn,
+                                const double *alpha, double *dalpha,
+                                const double *x, double *dx, const int *incx,
+                                const int *dincx, double *a, double *da,
+                                const int *lda, const int *dlda, void *tape) {
+  fortran_tape *t = tape;
+  const int *s = t->arg;
+  *dalpha += __capsule_blas_dsyr_grad(ColMajor, 0, s[0], 0, s[1], 0, t->alpha,
+                                      x, dx, s[2], 0, a, da, s[3], 0, t->inner);
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_dsyr_tan(const char *uplo, const char *duplo,
+                               const int *n, const int *dn, const double *alpha,
+                               const double *dalpha, const double *x,
+                               const double *dx, const int *incx,
+                               const int *dincx, double *a, double *da,
+                               const int *lda, const int *dlda) {
+  __capsule_blas_dsyr_tan(ColMajor, 0, uplo_of(uplo), 0, *n, 0, *alpha, *dalpha,
+                          x, dx, *incx, 0, a, da, *lda, 0);
 }
 
 /*--- dsyrk_ ---------------------------------------------------------------*/

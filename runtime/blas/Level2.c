@@ -1,8 +1,10 @@
 /*===- Level2.c - Rules of the level-2 BLAS routines ---------------------===*
  *
- * dgemv, dger, dtrsv, dtrmv and dsymv (Blas.h has the convention).
+ * dgemv, dger, dtrsv, dtrmv, dsymv and dsyr (Blas.h has the convention).
  *===----------------------------------------------------------------------===*/
 #include "CblasRules.h"
+
+#include <string.h>
 
 /*--- dgemv: y = alpha op(A) x + beta y -------------------------------------*/
 
@@ -326,4 +328,53 @@ void __capsule_blas_dsymv_tan(int order, int dorder, int uplo, int duplo, int n,
   cblas_dsymv(order, uplo, n, alpha, a, lda, dx, incx, 1.0, dy, incy);
   cblas_dsymv(order, uplo, n, dalpha, a, lda, x, incx, 1.0, dy, incy);
   cblas_dsymv(order, uplo, n, alpha, a, lda, x, incx, beta, y, incy);
+}
+
+/*--- dsyr: A += alpha x x^T on the stored triangle ------------------------*/
+
+/* dsyrk of x as an n x 1 matrix with beta = 1: x is packed (its stride
+ * may be anything) and dsyrk's rules do the work; x's adjoint comes back
+ * through the packed copy's. */
+static int column_ld(int order, int n) { return packed_ld(order, n, 1); }
+
+void *__capsule_blas_dsyr_aug(int order, int dorder, int uplo, int duplo, int n,
+                              int dn, double alpha, const double *x, double *dx,
+                              int incx, int dincx, double *a, double *da,
+                              int lda, int dlda) {
+  double *packed = __capsule_blas_vector_copy(n, x, incx);
+  void *tape = __capsule_blas_dsyrk_aug(
+      order, 0, uplo, 0, NoTrans, 0, n, 0, 1, 0, alpha, packed, NULL,
+      column_ld(order, n), 0, 1.0, a, da, lda, 0);
+  __capsule_blas_scratch_free(packed);
+  return tape;
+}
+
+double __capsule_blas_dsyr_grad(int order, int dorder, int uplo, int duplo,
+                                int n, int dn, double alpha, const double *x,
+                                double *dx, int incx, int dincx, double *a,
+                                double *da, int lda, int dlda, void *tape) {
+  double *dpacked =
+      __capsule_blas_scratch_alloc(sizeof(double) * (n > 0 ? n : 1));
+  memset(dpacked, 0, sizeof(double) * (n > 0 ? n : 1));
+  two_adjoints g = __capsule_blas_dsyrk_grad(
+      order, 0, uplo, 0, NoTrans, 0, n, 0, 1, 0, alpha, NULL, dpacked,
+      column_ld(order, n), 0, 1.0, a, da, lda, 0, tape);
+  if (n > 0)
+    cblas_daxpy(n, 1.0, dpacked, 1, dx, incx);
+  __capsule_blas_scratch_free(dpacked);
+  return g.dalpha;
+}
+
+void __capsule_blas_dsyr_tan(int order, int dorder, int uplo, int duplo, int n,
+                             int dn, double alpha, double dalpha,
+                             const double *x, const double *dx, int incx,
+                             int dincx, double *a, double *da, int lda,
+                             int dlda) {
+  double *packed = __capsule_blas_vector_copy(n, x, incx);
+  double *dpacked = __capsule_blas_vector_copy(n, dx, incx);
+  __capsule_blas_dsyrk_tan(order, 0, uplo, 0, NoTrans, 0, n, 0, 1, 0, alpha,
+                           dalpha, packed, dpacked, column_ld(order, n), 0, 1.0,
+                           0.0, a, da, lda, 0);
+  __capsule_blas_scratch_free(dpacked);
+  __capsule_blas_scratch_free(packed);
 }

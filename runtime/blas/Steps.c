@@ -173,6 +173,14 @@ int64_t __capsule_blas_dsyr2k_step(int order, int uplo, int trans, int n, int k,
   return work(n, n, k);
 }
 
+int64_t __capsule_blas_dsyr_step(int order, int uplo, int n, double alpha,
+                                 const double *x, int incx, double *a,
+                                 int lda) {
+  if (JOURNAL_LIVE)
+    journal_matrix(order, n, n, a, lda);
+  return work(n, n, 1) / 2 + 1;
+}
+
 int64_t __capsule_blas_dsyrk_step(int order, int uplo, int trans, int n, int k,
                                   double alpha, const double *a, int lda,
                                   double beta, double *c, int ldc) {
@@ -294,6 +302,14 @@ int64_t __capsule_blas_f_dtrsm_step(const char *side, const char *uplo,
   if (JOURNAL_LIVE)
     journal_matrix(ColMajor, *m, *n, b, *ldb);
   return is_left(side) ? work(*m, *m, *n) / 2 + 1 : work(*n, *n, *m) / 2 + 1;
+}
+
+int64_t __capsule_blas_f_dsyr_step(const char *uplo, const int *n,
+                                   const double *alpha, const double *x,
+                                   const int *incx, double *a, const int *lda) {
+  if (JOURNAL_LIVE)
+    journal_matrix(ColMajor, *n, *n, a, *lda);
+  return work(*n, *n, 1) / 2 + 1;
 }
 
 int64_t __capsule_blas_f_dsyrk_step(const char *uplo, const char *trans,

@@ -1,6 +1,6 @@
 // BLAS's symmetric routines, through CBLAS and the Fortran interface:
-// dsymv and dsymm (A symmetric, one triangle stored) and dsyrk and dsyr2k
-// (one triangle of C written), differentiated by Capsule's built-in rules
+// dsymv and dsymm (A symmetric, one triangle stored) and dsyr, dsyrk and
+// dsyr2k (one triangle written), differentiated by Capsule's built-in rules
 // (runtime/blas). Every order, side, triangle and transpose, beta active or
 // 0, padded leading
 // dimensions, strides 1 and -2, inputs overwritten after the call; the
@@ -21,6 +21,9 @@
 void dsymv_(const char *uplo, const int *n, const double *alpha,
             const double *a, const int *lda, const double *x, const int *incx,
             const double *beta, double *y, const int *incy STRLENS(1));
+void dsyr_(const char *uplo, const int *n, const double *alpha,
+           const double *x, const int *incx, double *a,
+           const int *lda STRLENS(1));
 void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda,
             const double *beta, double *c, const int *ldc STRLENS(2));
@@ -61,6 +64,33 @@ static double symv(double *p) {
   double s = 0;
   for (int i = 0; i < 6; ++i)
     s += y[i] * y[i] * (1 + i % 4);
+  return s;
+}
+
+/* A = alpha x x^T + A on one triangle, A 3x3 in a padded array, x with
+ * stride 1 or -2. */
+static double syr(double *p) {
+  int order = case_ & 1 ? CblasColMajor : CblasRowMajor;
+  int uplo = case_ & 2 ? CblasLower : CblasUpper;
+  int inc = case_ & 4 ? -2 : 1;
+  double x[6], a[12];
+  for (int i = 0; i < 6; ++i)
+    x[i] = p[i] * 0.8 - 0.1 * i;
+  for (int i = 0; i < 12; ++i)
+    a[i] = p[(i + 6) % NP] + 0.05 * i;
+  if (case_ & 16) {
+    int n = 3, lda = 4;
+    double alpha = p[22];
+    dsyr_(uplo == CblasUpper ? "U" : "l", &n, &alpha, x, &inc, a,
+          &lda LENGTHS(1));
+    alpha = 0, n = 1; /* changed after the call */
+  } else {
+    cblas_dsyr(order, uplo, 3, p[22], x, inc, a, 4);
+  }
+  x[0] = 7; /* overwritten after the call */
+  double s = 0;
+  for (int i = 0; i < 12; ++i)
+    s += a[i] * a[i] * (1 + i % 3);
   return s;
 }
 
@@ -152,6 +182,7 @@ static double syr2k(double *p) {
 #define WRAP(F)                                                                \
   static double F##_fd(double *x, void *ctx) { return F(x); }
 WRAP(symv)
+WRAP(syr)
 WRAP(syrk)
 WRAP(symm)
 WRAP(syr2k)
@@ -164,6 +195,7 @@ int main(void) {
     if ((case_ & 16) && (case_ & 1))
       continue; /* the Fortran interface is column-major only */
     CHECK_GRADIENT_AND_DIRECTION("dsymv", symv, p, NP);
+    CHECK_GRADIENT_AND_DIRECTION("dsyr", syr, p, NP);
     CHECK_GRADIENT_AND_DIRECTION("dsyrk", syrk, p, NP);
     CHECK_GRADIENT_AND_DIRECTION("dsymm", symm, p, NP);
     CHECK_GRADIENT_AND_DIRECTION("dsyr2k", syr2k, p, NP);

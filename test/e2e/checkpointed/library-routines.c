@@ -1,8 +1,8 @@
 // BLAS routines and qsort inside checkpointed gradients and interruptible
 // runs. A simulation whose every step updates its state in place through
 // CBLAS and the Fortran interface: dgemv into a temporary, daxpy, dscal and
-// dcopy on strided views, dswap and drot of two columns, dger, dsyrk and dsyr2k
-// accumulating into matrices, dgemm with beta != 0 on the previous C, dtrsv
+// dcopy on strided views, dswap and drot of two columns, dger, dsyr, dsyrk
+// and dsyr2k accumulating into matrices, dgemm with beta != 0 on the previous C, dtrsv
 // and dtrsm solving and dtrmv and dtrmm multiplying in place, dsymv and
 // dsymm, ddot, dnrm2 and dasum reading, and a qsort of numbers in place.
 // The state lives in the caller's
@@ -87,7 +87,7 @@ static double simulate(double *p) {
   triangles(a, lower, upper);
   for (int i = 0; i < N * 2; ++i)
     b[i] = 0.3 * i - 1;
-  double sw[N * 2];
+  double sw[N * 2], sy[N * N] = {0};
   for (int i = 0; i < N * 2; ++i)
     sw[i] = 0.1 * i - 0.35;
   for (int t = 0; t < STEPS; ++t) {
@@ -127,6 +127,8 @@ static double simulate(double *p) {
     /* sw's two columns trade places (only dswap writes most of sw). */
     cblas_dswap(N, sw, 2, sw + 1, 2);
     cblas_drot(N, sw, 2, sw + 1, 2, 0.8, 0.6 + 0.01 * x[0]);
+    /* sy += 0.01 y y^T on its lower triangle (only dsyr writes sy). */
+    cblas_dsyr(CblasRowMajor, CblasLower, N, 0.01, y, 1, sy, N);
     sw[(2 * t) % (2 * N)] += 0.01 * x[t % N];
     /* The largest of z drives y next step: z sorted in place. */
     qsort(z, N, sizeof *z, ascending);
@@ -134,7 +136,7 @@ static double simulate(double *p) {
   }
   double r = cblas_ddot(N, x, 1, z, 1) + cblas_dnrm2(N * LD, c, 1) +
              cblas_ddot(N * 2, b, 1, b, 1) + cblas_dasum(N * 2, sw, 1) +
-             sw[0] * sw[3];
+             sw[0] * sw[3] + cblas_ddot(N * N, sy, 1, sy, 1);
   for (int i = 0; i < N; ++i)
     r += s[i + i * N] * (i + 1) + m[i * LD + N - 1 - i] +
          s2[i * N + i] * bb[2 * i + 1];
