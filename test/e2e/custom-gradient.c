@@ -16,6 +16,8 @@
 // RUN: %clang -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags -lm && %t1
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
 // RUN: %clang -O3 -g %capsule_cflags %s -o %t3 %capsule_ldflags -lm && %t3
+// Every gradient checkpointed (the rules run as rule code):
+// RUN: %check_checkpointed %clang %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags -lm
 #include <capsule/capsule.h>
 #include <math.h>
 #include <stdlib.h>

@@ -7,6 +7,8 @@
 // differences, and the inactive call against the closed form.
 // RUN: %clangxx -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clangxx -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
+// Every gradient checkpointed (the rules run as rule code):
+// RUN: %check_checkpointed %clangxx %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
 #include <capsule/capsule.h>
 #include <cmath>
 #include "check.h"
