@@ -64,6 +64,8 @@ void cblas_dtrsv(int order, int uplo, int trans, int diag, int n,
 void cblas_dgemm(int order, int transa, int transb, int m, int n, int k,
                  double alpha, const double *a, int lda, const double *b,
                  int ldb, double beta, double *c, int ldc);
+void cblas_dspmv(int order, int uplo, int n, double alpha, const double *ap,
+                 const double *x, int incx, double beta, double *y, int incy);
 void cblas_dsyr(int order, int uplo, int n, double alpha, const double *x,
                 int incx, double *a, int lda);
 void cblas_dsyrk(int order, int uplo, int trans, int n, int k, double alpha,

@@ -1,7 +1,7 @@
 /*===- Fortran.c - Rules of the Fortran BLAS interface -------------------===*
  *
  * ddot_, daxpy_, dscal_, dnrm2_, dcopy_, dswap_, dasum_, drot_, dgemv_, dger_,
- * dsyr_,
+ * dspmv_, dsyr_,
  * dtrsv_, dtrmv_,
  * dsymv_, dgemm_, dtrsm_, dtrmm_, dsymm_, dsyrk_ and dsyr2k_ as C programs
  * call them: every
@@ -601,6 +601,52 @@ void __capsule_blas_f_dsymv_tan(
   __capsule_blas_dsymv_tan(ColMajor, 0, uplo_of(uplo), 0, *n, 0, *alpha,
                            *dalpha, a, da, *lda, 0, x, dx, *incx, 0, *beta,
                            *dbeta, y, dy, *incy, 0);
+}
+
+/*--- dspmv_ ---------------------------------------------------------------*/
+
+void *__capsule_blas_f_dspmv_aug(const char *uplo, const char *duplo,
+                                 const int *n, const int *dn,
+                                 const double *alpha, double *dalpha,
+                                 const double *ap, double *dap, const double *x,
+                                 double *dx, const int *incx, const int *dincx,
+                                 const double *beta, double *dbeta, double *y,
+                                 double *dy, const int *incy,
+                                 const int *dincy) {
+  int args[] = {uplo_of(uplo), *n, *incx, *incy};
+  void *inner =
+      __capsule_blas_dspmv_aug(ColMajor, 0, args[0], 0, *n, 0, *alpha, ap, dap,
+                               x, dx, *incx, 0, *beta, y, dy, *incy, 0);
+  return keep_scalars(inner, 4, args, *alpha, *beta);
+}
+
+void __capsule_blas_f_dspmv_grad(const char *uplo, const char *duplo,
+                                 const int *n, const int *dn,
+                                 const double *alpha, double *dalpha,
+                                 const double *ap, double *dap, const double *x,
+                                 double *dx, const int *incx, const int *dincx,
+                                 const double *beta, double *dbeta, double *y,
+                                 double *dy, const int *incy, const int *dincy,
+                                 void *tape) {
+  fortran_tape *t = tape;
+  const int *s = t->arg;
+  two_adjoints g = __capsule_blas_dspmv_grad(ColMajor, 0, s[0], 0, s[1], 0,
+                                             t->alpha, ap, dap, x, dx, s[2], 0,
+                                             t->beta, y, dy, s[3], 0, t->inner);
+  *dalpha += g.dalpha;
+  *dbeta += g.dbeta;
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_dspmv_tan(
+    const char *uplo, const char *duplo, const int *n, const int *dn,
+    const double *alpha, const double *dalpha, const double *ap,
+    const double *dap, const double *x, const double *dx, const int *incx,
+    const int *dincx, const double *beta, const double *dbeta, double *y,
+    double *dy, const int *incy, const int *dincy) {
+  __capsule_blas_dspmv_tan(ColMajor, 0, uplo_of(uplo), 0, *n, 0, *alpha,
+                           *dalpha, ap, dap, x, dx, *incx, 0, *beta, *dbeta, y,
+                           dy, *incy, 0);
 }
 
 /*--- dsyr_ ----------------------------------------------------------------*/

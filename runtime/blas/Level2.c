@@ -1,6 +1,7 @@
 /*===- Level2.c - Rules of the level-2 BLAS routines ---------------------===*
  *
- * dgemv, dger, dtrsv, dtrmv, dsymv and dsyr (Blas.h has the convention).
+ * dgemv, dger, dtrsv, dtrmv, dsymv, dspmv and dsyr (Blas.h has the
+ * convention).
  *===----------------------------------------------------------------------===*/
 #include "CblasRules.h"
 
@@ -328,6 +329,86 @@ void __capsule_blas_dsymv_tan(int order, int dorder, int uplo, int duplo, int n,
   cblas_dsymv(order, uplo, n, alpha, a, lda, dx, incx, 1.0, dy, incy);
   cblas_dsymv(order, uplo, n, dalpha, a, lda, x, incx, 1.0, dy, incy);
   cblas_dsymv(order, uplo, n, alpha, a, lda, x, incx, beta, y, incy);
+}
+
+/*--- dspmv: dsymv with A packed ----------------------------------------*/
+
+/* A packed triangle (column by column in column-major order, row by row in
+ * row-major, which is the other triangle of the column-major matrix) is
+ * unpacked into a full column-major matrix with that triangle stored, and
+ * dsymv's rules do the work; the adjoint of A comes back through the full
+ * matrix's. */
+static int column_major_uplo(int order, int uplo) {
+  return order == RowMajor ? (uplo == Upper ? Lower : Upper) : uplo;
+}
+
+/* Where entry (i, j) of triangle uplo of a column-major n x n matrix is
+ * packed. */
+static long packed_index(int uplo, int n, int i, int j) {
+  return uplo == Upper ? i + (long)j * (j + 1) / 2
+                       : i + (long)j * (2L * n - j - 1) / 2;
+}
+
+static double *unpacked(int uplo, int n, const double *ap) {
+  long nn = (long)n * n;
+  double *full = __capsule_blas_scratch_alloc(sizeof(double) * (nn ? nn : 1));
+  memset(full, 0, sizeof(double) * nn);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      if (in_triangle(uplo, NonUnit, i, j))
+        full[i + (long)j * n] = ap[packed_index(uplo, n, i, j)];
+  return full;
+}
+
+void *__capsule_blas_dspmv_aug(int order, int dorder, int uplo, int duplo,
+                               int n, int dn, double alpha, const double *ap,
+                               double *dap, const double *x, double *dx,
+                               int incx, int dincx, double beta, double *y,
+                               double *dy, int incy, int dincy) {
+  int u = column_major_uplo(order, uplo);
+  double *full = unpacked(u, n, ap);
+  void *tape = __capsule_blas_dsymv_aug(ColMajor, 0, u, 0, n, 0, alpha, full,
+                                        NULL, n > 0 ? n : 1, 0, x, dx, incx, 0,
+                                        beta, y, dy, incy, 0);
+  __capsule_blas_scratch_free(full);
+  return tape;
+}
+
+two_adjoints __capsule_blas_dspmv_grad(int order, int dorder, int uplo,
+                                       int duplo, int n, int dn, double alpha,
+                                       const double *ap, double *dap,
+                                       const double *x, double *dx, int incx,
+                                       int dincx, double beta, double *y,
+                                       double *dy, int incy, int dincy,
+                                       void *tape) {
+  int u = column_major_uplo(order, uplo);
+  long nn = (long)n * n;
+  double *dfull = __capsule_blas_scratch_alloc(sizeof(double) * (nn ? nn : 1));
+  memset(dfull, 0, sizeof(double) * nn);
+  two_adjoints g = __capsule_blas_dsymv_grad(
+      ColMajor, 0, u, 0, n, 0, alpha, NULL, dfull, n > 0 ? n : 1, 0, x, dx,
+      incx, 0, beta, y, dy, incy, 0, tape);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      if (in_triangle(u, NonUnit, i, j))
+        dap[packed_index(u, n, i, j)] += dfull[i + (long)j * n];
+  __capsule_blas_scratch_free(dfull);
+  return g;
+}
+
+void __capsule_blas_dspmv_tan(int order, int dorder, int uplo, int duplo, int n,
+                              int dn, double alpha, double dalpha,
+                              const double *ap, const double *dap,
+                              const double *x, const double *dx, int incx,
+                              int dincx, double beta, double dbeta, double *y,
+                              double *dy, int incy, int dincy) {
+  int u = column_major_uplo(order, uplo);
+  double *full = unpacked(u, n, ap), *dfull = unpacked(u, n, dap);
+  __capsule_blas_dsymv_tan(ColMajor, 0, u, 0, n, 0, alpha, dalpha, full, dfull,
+                           n > 0 ? n : 1, 0, x, dx, incx, 0, beta, dbeta, y, dy,
+                           incy, 0);
+  __capsule_blas_scratch_free(dfull);
+  __capsule_blas_scratch_free(full);
 }
 
 /*--- dsyr: A += alpha x x^T on the stored triangle ------------------------*/

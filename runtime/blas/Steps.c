@@ -173,6 +173,14 @@ int64_t __capsule_blas_dsyr2k_step(int order, int uplo, int trans, int n, int k,
   return work(n, n, k);
 }
 
+int64_t __capsule_blas_dspmv_step(int order, int uplo, int n, double alpha,
+                                  const double *ap, const double *x, int incx,
+                                  double beta, double *y, int incy) {
+  if (JOURNAL_LIVE)
+    journal_vector(n, y, incy);
+  return work(n, n, 1) / 2 + 1;
+}
+
 int64_t __capsule_blas_dsyr_step(int order, int uplo, int n, double alpha,
                                  const double *x, int incx, double *a,
                                  int lda) {
@@ -302,6 +310,15 @@ int64_t __capsule_blas_f_dtrsm_step(const char *side, const char *uplo,
   if (JOURNAL_LIVE)
     journal_matrix(ColMajor, *m, *n, b, *ldb);
   return is_left(side) ? work(*m, *m, *n) / 2 + 1 : work(*n, *n, *m) / 2 + 1;
+}
+
+int64_t __capsule_blas_f_dspmv_step(const char *uplo, const int *n,
+                                    const double *alpha, const double *ap,
+                                    const double *x, const int *incx,
+                                    const double *beta, double *y,
+                                    const int *incy) {
+  return __capsule_blas_dspmv_step(ColMajor, 0, *n, 0, ap, x, *incx, 0, y,
+                                   *incy);
 }
 
 int64_t __capsule_blas_f_dsyr_step(const char *uplo, const int *n,

@@ -1,6 +1,6 @@
 // BLAS's symmetric routines, through CBLAS and the Fortran interface:
-// dsymv and dsymm (A symmetric, one triangle stored) and dsyr, dsyrk and
-// dsyr2k (one triangle written), differentiated by Capsule's built-in rules
+// dsymv and dsymm (A symmetric, one triangle stored), dspmv (one triangle
+// packed) and dsyr, dsyrk and dsyr2k (one triangle written), differentiated by Capsule's built-in rules
 // (runtime/blas). Every order, side, triangle and transpose, beta active or
 // 0, padded leading
 // dimensions, strides 1 and -2, inputs overwritten after the call; the
@@ -20,6 +20,9 @@
 
 void dsymv_(const char *uplo, const int *n, const double *alpha,
             const double *a, const int *lda, const double *x, const int *incx,
+            const double *beta, double *y, const int *incy STRLENS(1));
+void dspmv_(const char *uplo, const int *n, const double *alpha,
+            const double *ap, const double *x, const int *incx,
             const double *beta, double *y, const int *incy STRLENS(1));
 void dsyr_(const char *uplo, const int *n, const double *alpha,
            const double *x, const int *incx, double *a,
@@ -64,6 +67,36 @@ static double symv(double *p) {
   double s = 0;
   for (int i = 0; i < 6; ++i)
     s += y[i] * y[i] * (1 + i % 4);
+  return s;
+}
+
+/* y = alpha A x + beta y, A 4x4 symmetric with one triangle packed (10
+ * entries), x with stride 1 or -2. */
+static double spmv(double *p) {
+  int order = case_ & 1 ? CblasColMajor : CblasRowMajor;
+  int uplo = case_ & 2 ? CblasLower : CblasUpper;
+  int inc = case_ & 4 ? -2 : 1;
+  double beta = case_ & 8 ? 0.0 : p[23];
+  double ap[10], x[8], y[4];
+  for (int i = 0; i < 10; ++i)
+    ap[i] = p[i] * 0.6 + 0.03 * i;
+  for (int i = 0; i < 8; ++i)
+    x[i] = p[(i + 10) % NP] - 0.1 * i;
+  for (int i = 0; i < 4; ++i)
+    y[i] = p[18 + i] * p[i];
+  if (case_ & 16) {
+    int n = 4;
+    double alpha = p[22];
+    dspmv_(uplo == CblasUpper ? "u" : "L", &n, &alpha, ap, x, &inc, &beta, y,
+           &(const int){1} LENGTHS(1));
+    alpha = 0, n = 2; /* changed after the call */
+  } else {
+    cblas_dspmv(order, uplo, 4, p[22], ap, x, inc, beta, y, 1);
+  }
+  ap[3] = -1; /* overwritten after the call */
+  double s = 0;
+  for (int i = 0; i < 4; ++i)
+    s += y[i] * y[i] * (1 + i);
   return s;
 }
 
@@ -182,6 +215,7 @@ static double syr2k(double *p) {
 #define WRAP(F)                                                                \
   static double F##_fd(double *x, void *ctx) { return F(x); }
 WRAP(symv)
+WRAP(spmv)
 WRAP(syr)
 WRAP(syrk)
 WRAP(symm)
@@ -195,6 +229,7 @@ int main(void) {
     if ((case_ & 16) && (case_ & 1))
       continue; /* the Fortran interface is column-major only */
     CHECK_GRADIENT_AND_DIRECTION("dsymv", symv, p, NP);
+    CHECK_GRADIENT_AND_DIRECTION("dspmv", spmv, p, NP);
     CHECK_GRADIENT_AND_DIRECTION("dsyr", syr, p, NP);
     CHECK_GRADIENT_AND_DIRECTION("dsyrk", syrk, p, NP);
     CHECK_GRADIENT_AND_DIRECTION("dsymm", symm, p, NP);

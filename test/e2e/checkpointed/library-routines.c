@@ -1,13 +1,12 @@
 // BLAS routines and qsort inside checkpointed gradients and interruptible
 // runs. A simulation whose every step updates its state in place through
 // CBLAS and the Fortran interface: dgemv into a temporary, daxpy, dscal and
-// dcopy on strided views, dswap and drot of two columns, dger, dsyr, dsyrk
-// and dsyr2k accumulating into matrices, dgemm with beta != 0 on the previous C, dtrsv
-// and dtrsm solving and dtrmv and dtrmm multiplying in place, dsymv and
-// dsymm, ddot, dnrm2 and dasum reading, and a qsort of numbers in place.
-// The state lives in the caller's
-// memory (the input itself), in the root's stack arrays and in a heap
-// block. The schedule re-executes steps from capsules, so every routine's
+// dcopy on strided views, dswap and drot of two columns, dspmv, dger, dsyr,
+// dsyrk and dsyr2k accumulating into matrices, dgemm with beta != 0 on the
+// previous C, dtrsv and dtrsm solving and dtrmv and dtrmm multiplying in
+// place, dsymv and dsymm, ddot, dnrm2 and dasum reading, and a qsort of
+// numbers in place. The state lives in the caller's memory (the input
+// itself), in the root's stack arrays and in a heap block. The schedule re-executes steps from capsules, so every routine's
 // writes must be undone from the journal (runtime/blas/Steps.c,
 // runtime/libc/Sort.c): a capsule resumed twice must give the same result,
 // and the checkpointed gradient, with short stages and every strategy, must
@@ -87,7 +86,9 @@ static double simulate(double *p) {
   triangles(a, lower, upper);
   for (int i = 0; i < N * 2; ++i)
     b[i] = 0.3 * i - 1;
-  double sw[N * 2], sy[N * N] = {0};
+  double sw[N * 2], sy[N * N] = {0}, sp[N] = {0}, packed[N * (N + 1) / 2];
+  for (int i = 0; i < N * (N + 1) / 2; ++i)
+    packed[i] = 0.2 * a[i % NA] + 0.05 * i;
   for (int i = 0; i < N * 2; ++i)
     sw[i] = 0.1 * i - 0.35;
   for (int t = 0; t < STEPS; ++t) {
@@ -129,6 +130,8 @@ static double simulate(double *p) {
     cblas_drot(N, sw, 2, sw + 1, 2, 0.8, 0.6 + 0.01 * x[0]);
     /* sy += 0.01 y y^T on its lower triangle (only dsyr writes sy). */
     cblas_dsyr(CblasRowMajor, CblasLower, N, 0.01, y, 1, sy, N);
+    /* sp = 0.1 P x + 0.9 sp, P symmetric packed (only dspmv writes sp). */
+    cblas_dspmv(CblasColMajor, CblasUpper, N, 0.1, packed, x, 1, 0.9, sp, 1);
     sw[(2 * t) % (2 * N)] += 0.01 * x[t % N];
     /* The largest of z drives y next step: z sorted in place. */
     qsort(z, N, sizeof *z, ascending);
@@ -136,7 +139,8 @@ static double simulate(double *p) {
   }
   double r = cblas_ddot(N, x, 1, z, 1) + cblas_dnrm2(N * LD, c, 1) +
              cblas_ddot(N * 2, b, 1, b, 1) + cblas_dasum(N * 2, sw, 1) +
-             sw[0] * sw[3] + cblas_ddot(N * N, sy, 1, sy, 1);
+             sw[0] * sw[3] + cblas_ddot(N * N, sy, 1, sy, 1) +
+             cblas_ddot(N, sp, 1, sp, 1);
   for (int i = 0; i < N; ++i)
     r += s[i + i * N] * (i + 1) + m[i * LD + N - 1 - i] +
          s2[i * N + i] * bb[2 * i + 1];
