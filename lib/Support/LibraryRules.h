@@ -3,19 +3,19 @@
 // A program's calls of library routines whose rules the runtime defines get
 // those gradient and tangent rules, unless the program registered rules of
 // its own: the BLAS routines ddot, daxpy, dscal, dnrm2, dcopy, dswap, dasum,
-// drot, dgemv, dger, dtrsv, dtrmv, dsymv, dspmv, dsyr, dgemm, dtrsm, dtrmm,
-// dsymm, dsyrk and dsyr2k (idamax, which returns an index, is inactive),
-// through CBLAS (cblas_dgemm) or the Fortran interface (dgemm_), whose rules
-// call BLAS for the adjoints (runtime/blas); and the C library's qsort, whose
-// rules move the shadows as the sort moves the elements (runtime/libc), or, for
-// elements whose layout is known, the runtime's qsort with that layout
-// (SortCalls.h). Only declarations with the ABI the runtime's definitions
-// assume get them: 32-bit integers and enumerations for BLAS (OpenBLAS's and
-// the reference BLAS's default). A Fortran routine may be declared with or
-// without the hidden lengths gfortran's convention appends for its character
-// arguments (size_t, or int as f2c's); the rules ignore them, as BLAS reads one
-// character of each option. The runtime also knows what each routine writes and
-// costs, for interruptible code.
+// drot, dgemv, dger, dtrsv, dtrmv, dtpsv, dtpmv, dsymv, dspmv, dsyr, dgemm,
+// dtrsm, dtrmm, dsymm, dsyrk and dsyr2k (idamax, which returns an index, is
+// inactive), through CBLAS (cblas_dgemm) or the Fortran interface (dgemm_),
+// whose rules call BLAS for the adjoints (runtime/blas); and the C library's
+// qsort, whose rules move the shadows as the sort moves the elements
+// (runtime/libc), or, for elements whose layout is known, the runtime's qsort
+// with that layout (SortCalls.h). Only declarations with the ABI the runtime's
+// definitions assume get them: 32-bit integers and enumerations for BLAS
+// (OpenBLAS's and the reference BLAS's default). A Fortran routine may be
+// declared with or without the hidden lengths gfortran's convention appends for
+// its character arguments (size_t, or int as f2c's); the rules ignore them, as
+// BLAS reads one character of each option. The runtime also knows what each
+// routine writes and costs, for interruptible code.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_LIBRARYRULES_H
 #define CAPSULE_LIBRARYRULES_H

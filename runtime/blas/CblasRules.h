@@ -131,6 +131,25 @@ typedef void triangular_vector_tan(int order, int dorder, int uplo, int duplo,
 triangular_vector_aug __capsule_blas_dtrsv_aug, __capsule_blas_dtrmv_aug;
 triangular_vector_grad __capsule_blas_dtrsv_grad, __capsule_blas_dtrmv_grad;
 triangular_vector_tan __capsule_blas_dtrsv_tan, __capsule_blas_dtrmv_tan;
+/* Those of dtpsv and dtpmv, their packed forms. */
+typedef void *packed_triangular_aug(int order, int dorder, int uplo, int duplo,
+                                    int trans, int dtrans, int diag, int ddiag,
+                                    int n, int dn, const double *ap,
+                                    double *dap, double *x, double *dx,
+                                    int incx, int dincx);
+typedef void packed_triangular_grad(int order, int dorder, int uplo, int duplo,
+                                    int trans, int dtrans, int diag, int ddiag,
+                                    int n, int dn, const double *ap,
+                                    double *dap, double *x, double *dx,
+                                    int incx, int dincx, void *tape);
+typedef void packed_triangular_tan(int order, int dorder, int uplo, int duplo,
+                                   int trans, int dtrans, int diag, int ddiag,
+                                   int n, int dn, const double *ap,
+                                   const double *dap, double *x, double *dx,
+                                   int incx, int dincx);
+packed_triangular_aug __capsule_blas_dtpsv_aug, __capsule_blas_dtpmv_aug;
+packed_triangular_grad __capsule_blas_dtpsv_grad, __capsule_blas_dtpmv_grad;
+packed_triangular_tan __capsule_blas_dtpsv_tan, __capsule_blas_dtpmv_tan;
 void *__capsule_blas_dgemm_aug(int order, int dorder, int transa, int dtransa,
                                int transb, int dtransb, int m, int dm, int n,
                                int dn, int k, int dk, double alpha,

@@ -1,7 +1,7 @@
 /*===- Fortran.c - Rules of the Fortran BLAS interface -------------------===*
  *
  * ddot_, daxpy_, dscal_, dnrm2_, dcopy_, dswap_, dasum_, drot_, dgemv_, dger_,
- * dspmv_, dsyr_,
+ * dtpsv_, dtpmv_, dspmv_, dsyr_,
  * dtrsv_, dtrmv_,
  * dsymv_, dgemm_, dtrsm_, dtrmm_, dsymm_, dsyrk_ and dsyr2k_ as C programs
  * call them: every
@@ -480,6 +480,60 @@ static void triangular_vector_f_tan(triangular_vector_tan *tan,
 
 TRIANGULAR_VECTOR_F_RULES(trsv)
 TRIANGULAR_VECTOR_F_RULES(trmv)
+
+/*--- dtpsv_ and dtpmv_ -----------------------------------------------------*/
+
+static void *packed_triangular_f_aug(packed_triangular_aug *aug,
+                                     const char *uplo, const char *trans,
+                                     const char *diag, const int *n,
+                                     const double *ap, double *dap, double *x,
+                                     double *dx, const int *incx) {
+  int args[] = {uplo_of(uplo), trans_of(trans), diag_of(diag), *n, *incx};
+  void *inner = aug(ColMajor, 0, args[0], 0, args[1], 0, args[2], 0, *n, 0, ap,
+                    dap, x, dx, *incx, 0);
+  return keep_scalars(inner, 5, args, 0, 0);
+}
+
+static void packed_triangular_f_grad(packed_triangular_grad *grad,
+                                     const double *ap, double *dap, double *x,
+                                     double *dx, void *tape) {
+  fortran_tape *t = tape;
+  const int *s = t->arg;
+  grad(ColMajor, 0, s[0], 0, s[1], 0, s[2], 0, s[3], 0, ap, dap, x, dx, s[4], 0,
+       t->inner);
+  __capsule_blas_scratch_free(t);
+}
+
+/* The rules of dtpsv_ (ROUTINE tpsv) and dtpmv_ (tpmv). */
+#define PACKED_TRIANGULAR_F_RULES(ROUTINE)                                     \
+  void *__capsule_blas_f_d##ROUTINE##_aug(                                     \
+      const char *uplo, const char *duplo, const char *trans,                  \
+      const char *dtrans, const char *diag, const char *ddiag, const int *n,   \
+      const int *dn, const double *ap, double *dap, double *x, double *dx,     \
+      const int *incx, const int *dincx) {                                     \
+    return packed_triangular_f_aug(__capsule_blas_d##ROUTINE##_aug, uplo,      \
+                                   trans, diag, n, ap, dap, x, dx, incx);      \
+  }                                                                            \
+  void __capsule_blas_f_d##ROUTINE##_grad(                                     \
+      const char *uplo, const char *duplo, const char *trans,                  \
+      const char *dtrans, const char *diag, const char *ddiag, const int *n,   \
+      const int *dn, const double *ap, double *dap, double *x, double *dx,     \
+      const int *incx, const int *dincx, void *tape) {                         \
+    packed_triangular_f_grad(__capsule_blas_d##ROUTINE##_grad, ap, dap, x, dx, \
+                             tape);                                            \
+  }                                                                            \
+  void __capsule_blas_f_d##ROUTINE##_tan(                                      \
+      const char *uplo, const char *duplo, const char *trans,                  \
+      const char *dtrans, const char *diag, const char *ddiag, const int *n,   \
+      const int *dn, const double *ap, const double *dap, double *x,           \
+      double *dx, const int *incx, const int *dincx) {                         \
+    __capsule_blas_d##ROUTINE##_tan(ColMajor, 0, uplo_of(uplo), 0,             \
+                                    trans_of(trans), 0, diag_of(diag), 0, *n,  \
+                                    0, ap, dap, x, dx, *incx, 0);              \
+  }
+
+PACKED_TRIANGULAR_F_RULES(tpsv)
+PACKED_TRIANGULAR_F_RULES(tpmv)
 
 /*--- dtrsm_ and dtrmm_ -----------------------------------------------------*/
 

@@ -1,7 +1,7 @@
 /*===- Level2.c - Rules of the level-2 BLAS routines ---------------------===*
  *
- * dgemv, dger, dtrsv, dtrmv, dsymv, dspmv and dsyr (Blas.h has the
- * convention).
+ * dgemv, dger, dtrsv, dtrmv, dtpsv, dtpmv, dsymv, dspmv and dsyr (Blas.h
+ * has the convention).
  *===----------------------------------------------------------------------===*/
 #include "CblasRules.h"
 
@@ -360,6 +360,23 @@ static double *unpacked(int uplo, int n, const double *ap) {
   return full;
 }
 
+/* A zeroed n x n scratch matrix for an adjoint. */
+static double *zeroed_square(int n) {
+  long nn = (long)n * n;
+  double *m = __capsule_blas_scratch_alloc(sizeof(double) * (nn ? nn : 1));
+  memset(m, 0, sizeof(double) * nn);
+  return m;
+}
+
+/* Adds triangle uplo of the column-major n x n matrix full to its packing
+ * ap. */
+static void add_to_packed(int uplo, int n, const double *full, double *ap) {
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      if (in_triangle(uplo, NonUnit, i, j))
+        ap[packed_index(uplo, n, i, j)] += full[i + (long)j * n];
+}
+
 void *__capsule_blas_dspmv_aug(int order, int dorder, int uplo, int duplo,
                                int n, int dn, double alpha, const double *ap,
                                double *dap, const double *x, double *dx,
@@ -382,16 +399,11 @@ two_adjoints __capsule_blas_dspmv_grad(int order, int dorder, int uplo,
                                        double *dy, int incy, int dincy,
                                        void *tape) {
   int u = column_major_uplo(order, uplo);
-  long nn = (long)n * n;
-  double *dfull = __capsule_blas_scratch_alloc(sizeof(double) * (nn ? nn : 1));
-  memset(dfull, 0, sizeof(double) * nn);
+  double *dfull = zeroed_square(n);
   two_adjoints g = __capsule_blas_dsymv_grad(
       ColMajor, 0, u, 0, n, 0, alpha, NULL, dfull, n > 0 ? n : 1, 0, x, dx,
       incx, 0, beta, y, dy, incy, 0, tape);
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i)
-      if (in_triangle(u, NonUnit, i, j))
-        dap[packed_index(u, n, i, j)] += dfull[i + (long)j * n];
+  add_to_packed(u, n, dfull, dap);
   __capsule_blas_scratch_free(dfull);
   return g;
 }
@@ -410,6 +422,77 @@ void __capsule_blas_dspmv_tan(int order, int dorder, int uplo, int duplo, int n,
   __capsule_blas_scratch_free(dfull);
   __capsule_blas_scratch_free(full);
 }
+
+/*--- dtpsv and dtpmv: dtrsv and dtrmv with A packed ----------------------*/
+
+/* dtrsv's and dtrmv's rules on A unpacked. A row-major matrix is the
+ * transpose of the column-major one with the same storage: the other
+ * triangle, and the other transpose. */
+static int column_major_trans(int order, int trans) {
+  return order == RowMajor ? flip(trans) : trans;
+}
+
+static void *unpacked_triangular_aug(triangular_vector_aug *aug, int order,
+                                     int uplo, int trans, int diag, int n,
+                                     const double *ap, double *x, double *dx,
+                                     int incx) {
+  int u = column_major_uplo(order, uplo);
+  double *full = unpacked(u, n, ap);
+  void *tape = aug(ColMajor, 0, u, 0, column_major_trans(order, trans), 0, diag,
+                   0, n, 0, full, NULL, n > 0 ? n : 1, 0, x, dx, incx, 0);
+  __capsule_blas_scratch_free(full);
+  return tape;
+}
+
+static void unpacked_triangular_grad(triangular_vector_grad *grad, int order,
+                                     int uplo, int trans, int diag, int n,
+                                     double *dap, double *x, double *dx,
+                                     int incx, void *tape) {
+  int u = column_major_uplo(order, uplo);
+  double *dfull = zeroed_square(n);
+  grad(ColMajor, 0, u, 0, column_major_trans(order, trans), 0, diag, 0, n, 0,
+       NULL, dfull, n > 0 ? n : 1, 0, x, dx, incx, 0, tape);
+  add_to_packed(u, n, dfull, dap);
+  __capsule_blas_scratch_free(dfull);
+}
+
+static void unpacked_triangular_tan(triangular_vector_tan *tan, int order,
+                                    int uplo, int trans, int diag, int n,
+                                    const double *ap, const double *dap,
+                                    double *x, double *dx, int incx) {
+  int u = column_major_uplo(order, uplo);
+  double *full = unpacked(u, n, ap), *dfull = unpacked(u, n, dap);
+  tan(ColMajor, 0, u, 0, column_major_trans(order, trans), 0, diag, 0, n, 0,
+      full, dfull, n > 0 ? n : 1, 0, x, dx, incx, 0);
+  __capsule_blas_scratch_free(dfull);
+  __capsule_blas_scratch_free(full);
+}
+
+#define PACKED_TRIANGULAR_RULES(PACKED, FULL)                                  \
+  void *__capsule_blas_d##PACKED##_aug(                                        \
+      int order, int dorder, int uplo, int duplo, int trans, int dtrans,       \
+      int diag, int ddiag, int n, int dn, const double *ap, double *dap,       \
+      double *x, double *dx, int incx, int dincx) {                            \
+    return unpacked_triangular_aug(__capsule_blas_d##FULL##_aug, order, uplo,  \
+                                   trans, diag, n, ap, x, dx, incx);           \
+  }                                                                            \
+  void __capsule_blas_d##PACKED##_grad(                                        \
+      int order, int dorder, int uplo, int duplo, int trans, int dtrans,       \
+      int diag, int ddiag, int n, int dn, const double *ap, double *dap,       \
+      double *x, double *dx, int incx, int dincx, void *tape) {                \
+    unpacked_triangular_grad(__capsule_blas_d##FULL##_grad, order, uplo,       \
+                             trans, diag, n, dap, x, dx, incx, tape);          \
+  }                                                                            \
+  void __capsule_blas_d##PACKED##_tan(                                         \
+      int order, int dorder, int uplo, int duplo, int trans, int dtrans,       \
+      int diag, int ddiag, int n, int dn, const double *ap, const double *dap, \
+      double *x, double *dx, int incx, int dincx) {                            \
+    unpacked_triangular_tan(__capsule_blas_d##FULL##_tan, order, uplo, trans,  \
+                            diag, n, ap, dap, x, dx, incx);                    \
+  }
+
+PACKED_TRIANGULAR_RULES(tpsv, trsv)
+PACKED_TRIANGULAR_RULES(tpmv, trmv)
 
 /*--- dsyr: A += alpha x x^T on the stored triangle ------------------------*/
 

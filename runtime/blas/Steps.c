@@ -129,6 +129,14 @@ int64_t __capsule_blas_dtrsv_step(int order, int uplo, int trans, int diag,
   return work(n, n, 1) / 2 + 1;
 }
 
+int64_t __capsule_blas_dtpsv_step(int order, int uplo, int trans, int diag,
+                                  int n, const double *ap, double *x,
+                                  int incx) {
+  if (JOURNAL_LIVE)
+    journal_vector(n, x, incx);
+  return work(n, n, 1) / 2 + 1;
+}
+
 int64_t __capsule_blas_dsymv_step(int order, int uplo, int n, double alpha,
                                   const double *a, int lda, const double *x,
                                   int incx, double beta, double *y, int incy) {
@@ -281,6 +289,13 @@ int64_t __capsule_blas_f_dtrsv_step(const char *uplo, const char *trans,
   return work(*n, *n, 1) / 2 + 1;
 }
 
+int64_t __capsule_blas_f_dtpsv_step(const char *uplo, const char *trans,
+                                    const char *diag, const int *n,
+                                    const double *ap, double *x,
+                                    const int *incx) {
+  return __capsule_blas_dtpsv_step(ColMajor, 0, 0, 0, *n, ap, x, *incx);
+}
+
 int64_t __capsule_blas_f_dsymv_step(const char *uplo, const int *n,
                                     const double *alpha, const double *a,
                                     const int *lda, const double *x,
@@ -366,6 +381,14 @@ int64_t __capsule_blas_f_dsyr2k_step(const char *uplo, const char *trans,
 int64_t __capsule_blas_dtrmv_step(int order, int uplo, int trans, int diag,
                                   int n, const double *a, int lda, double *x,
                                   int incx) SAME_AS(__capsule_blas_dtrsv_step);
+int64_t __capsule_blas_dtpmv_step(int order, int uplo, int trans, int diag,
+                                  int n, const double *ap, double *x, int incx)
+    SAME_AS(__capsule_blas_dtpsv_step);
+int64_t __capsule_blas_f_dtpmv_step(const char *uplo, const char *trans,
+                                    const char *diag, const int *n,
+                                    const double *ap, double *x,
+                                    const int *incx)
+    SAME_AS(__capsule_blas_f_dtpsv_step);
 int64_t __capsule_blas_dtrmm_step(int order, int side, int uplo, int transa,
                                   int diag, int m, int n, double alpha,
                                   const double *a, int lda, double *b, int ldb)

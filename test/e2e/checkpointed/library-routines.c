@@ -1,13 +1,14 @@
 // BLAS routines and qsort inside checkpointed gradients and interruptible
 // runs. A simulation whose every step updates its state in place through
 // CBLAS and the Fortran interface: dgemv into a temporary, daxpy, dscal and
-// dcopy on strided views, dswap and drot of two columns, dspmv, dger, dsyr,
-// dsyrk and dsyr2k accumulating into matrices, dgemm with beta != 0 on the
-// previous C, dtrsv and dtrsm solving and dtrmv and dtrmm multiplying in
-// place, dsymv and dsymm, ddot, dnrm2 and dasum reading, and a qsort of
-// numbers in place. The state lives in the caller's memory (the input
-// itself), in the root's stack arrays and in a heap block. The schedule re-executes steps from capsules, so every routine's
-// writes must be undone from the journal (runtime/blas/Steps.c,
+// dcopy on strided views, dswap and drot of two columns, dspmv and dtpmv
+// with packed matrices, dger, dsyr, dsyrk and dsyr2k accumulating into
+// matrices, dgemm with beta != 0 on the previous C, dtrsv and dtrsm solving
+// and dtrmv and dtrmm multiplying in place, dsymv and dsymm, ddot, dnrm2
+// and dasum reading, and a qsort of numbers in place. The state lives in
+// the caller's memory (the input itself), in the root's stack arrays and in
+// a heap block. The schedule re-executes steps from capsules, so every
+// routine's writes must be undone from the journal (runtime/blas/Steps.c,
 // runtime/libc/Sort.c): a capsule resumed twice must give the same result,
 // and the checkpointed gradient, with short stages and every strategy, must
 // equal the plain one (itself against central differences). Forward mode
@@ -86,7 +87,8 @@ static double simulate(double *p) {
   triangles(a, lower, upper);
   for (int i = 0; i < N * 2; ++i)
     b[i] = 0.3 * i - 1;
-  double sw[N * 2], sy[N * N] = {0}, sp[N] = {0}, packed[N * (N + 1) / 2];
+  double sw[N * 2], sy[N * N] = {0}, sp[N] = {0}, tp[N] = {1, 1, 1, 1};
+  double packed[N * (N + 1) / 2];
   for (int i = 0; i < N * (N + 1) / 2; ++i)
     packed[i] = 0.2 * a[i % NA] + 0.05 * i;
   for (int i = 0; i < N * 2; ++i)
@@ -132,6 +134,10 @@ static double simulate(double *p) {
     cblas_dsyr(CblasRowMajor, CblasLower, N, 0.01, y, 1, sy, N);
     /* sp = 0.1 P x + 0.9 sp, P symmetric packed (only dspmv writes sp). */
     cblas_dspmv(CblasColMajor, CblasUpper, N, 0.1, packed, x, 1, 0.9, sp, 1);
+    /* tp = 0.5 L tp, L unit lower triangular packed (only dtpmv writes tp). */
+    cblas_dtpmv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, N, packed,
+                tp, 1);
+    cblas_dscal(1, 0.5, tp + t % N, 1);
     sw[(2 * t) % (2 * N)] += 0.01 * x[t % N];
     /* The largest of z drives y next step: z sorted in place. */
     qsort(z, N, sizeof *z, ascending);
@@ -140,7 +146,7 @@ static double simulate(double *p) {
   double r = cblas_ddot(N, x, 1, z, 1) + cblas_dnrm2(N * LD, c, 1) +
              cblas_ddot(N * 2, b, 1, b, 1) + cblas_dasum(N * 2, sw, 1) +
              sw[0] * sw[3] + cblas_ddot(N * N, sy, 1, sy, 1) +
-             cblas_ddot(N, sp, 1, sp, 1);
+             cblas_ddot(N, sp, 1, sp, 1) + cblas_ddot(N, tp, 1, x, 1) * 1e-3;
   for (int i = 0; i < N; ++i)
     r += s[i + i * N] * (i + 1) + m[i * LD + N - 1 - i] +
          s2[i * N + i] * bb[2 * i + 1];
