@@ -3,9 +3,9 @@
 // A program's calls of library routines whose rules the runtime defines get
 // those gradient and tangent rules, unless the program registered rules of
 // its own: the BLAS routines ddot, daxpy, dscal, dnrm2, dcopy, dswap, dasum,
-// drot, dgemv, dger, dtrsv, dtrmv, dtpsv, dtpmv, dsymv, dspmv, dsyr, dgemm,
-// dtrsm, dtrmm, dsymm, dsyrk and dsyr2k (idamax, which returns an index, is
-// inactive), through CBLAS (cblas_dgemm) or the Fortran interface (dgemm_),
+// drot, dgemv, dger, dtrsv, dtrmv, dtpsv, dtpmv, dsymv, dspmv, dsyr, dspr,
+// dgemm, dtrsm, dtrmm, dsymm, dsyrk and dsyr2k (idamax, which returns an index,
+// is inactive), through CBLAS (cblas_dgemm) or the Fortran interface (dgemm_),
 // whose rules call BLAS for the adjoints (runtime/blas); and the C library's
 // qsort, whose rules move the shadows as the sort moves the elements
 // (runtime/libc), or, for elements whose layout is known, the runtime's qsort

@@ -248,6 +248,17 @@ void __capsule_blas_dsyr_tan(int order, int dorder, int uplo, int duplo, int n,
                              const double *x, const double *dx, int incx,
                              int dincx, double *a, double *da, int lda,
                              int dlda);
+void *__capsule_blas_dspr_aug(int order, int dorder, int uplo, int duplo, int n,
+                              int dn, double alpha, const double *x, double *dx,
+                              int incx, int dincx, double *ap, double *dap);
+double __capsule_blas_dspr_grad(int order, int dorder, int uplo, int duplo,
+                                int n, int dn, double alpha, const double *x,
+                                double *dx, int incx, int dincx, double *ap,
+                                double *dap, void *tape);
+void __capsule_blas_dspr_tan(int order, int dorder, int uplo, int duplo, int n,
+                             int dn, double alpha, double dalpha,
+                             const double *x, const double *dx, int incx,
+                             int dincx, double *ap, double *dap);
 void *__capsule_blas_dsyrk_aug(int order, int dorder, int uplo, int duplo,
                                int trans, int dtrans, int n, int dn, int k,
                                int dk, double alpha, const double *a,

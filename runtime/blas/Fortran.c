@@ -1,7 +1,7 @@
 /*===- Fortran.c - Rules of the Fortran BLAS interface -------------------===*
  *
  * ddot_, daxpy_, dscal_, dnrm2_, dcopy_, dswap_, dasum_, drot_, dgemv_, dger_,
- * dtpsv_, dtpmv_, dspmv_, dsyr_,
+ * dtpsv_, dtpmv_, dspmv_, dsyr_, dspr_,
  * dtrsv_, dtrmv_,
  * dsymv_, dgemm_, dtrsm_, dtrmm_, dsymm_, dsyrk_ and dsyr2k_ as C programs
  * call them: every
@@ -738,6 +738,41 @@ void __capsule_blas_f_dsyr_tan(const char *uplo, const char *duplo,
                                const int *lda, const int *dlda) {
   __capsule_blas_dsyr_tan(ColMajor, 0, uplo_of(uplo), 0, *n, 0, *alpha, *dalpha,
                           x, dx, *incx, 0, a, da, *lda, 0);
+}
+
+/*--- dspr_ ----------------------------------------------------------------*/
+
+void *__capsule_blas_f_dspr_aug(const char *uplo, const char *duplo,
+                                const int *n, const int *dn,
+                                const double *alpha, double *dalpha,
+                                const double *x, double *dx, const int *incx,
+                                const int *dincx, double *ap, double *dap) {
+  int args[] = {uplo_of(uplo), *n, *incx};
+  void *inner = __capsule_blas_dspr_aug(ColMajor, 0, args[0], 0, *n, 0, *alpha,
+                                        x, dx, *incx, 0, ap, dap);
+  return keep_scalars(inner, 3, args, *alpha, 0);
+}
+
+void __capsule_blas_f_dspr_grad(const char *uplo, const char *duplo,
+                                const int *n, const int *dn,
+                                const double *alpha, double *dalpha,
+                                const double *x, double *dx, const int *incx,
+                                const int *dincx, double *ap, double *dap,
+                                void *tape) {
+  fortran_tape *t = tape;
+  const int *s = t->arg;
+  *dalpha += __capsule_blas_dspr_grad(ColMajor, 0, s[0], 0, s[1], 0, t->alpha,
+                                      x, dx, s[2], 0, ap, dap, t->inner);
+  __capsule_blas_scratch_free(t);
+}
+
+void __capsule_blas_f_dspr_tan(const char *uplo, const char *duplo,
+                               const int *n, const int *dn, const double *alpha,
+                               const double *dalpha, const double *x,
+                               const double *dx, const int *incx,
+                               const int *dincx, double *ap, double *dap) {
+  __capsule_blas_dspr_tan(ColMajor, 0, uplo_of(uplo), 0, *n, 0, *alpha, *dalpha,
+                          x, dx, *incx, 0, ap, dap);
 }
 
 /*--- dsyrk_ ---------------------------------------------------------------*/

@@ -1,7 +1,7 @@
 /*===- Level2.c - Rules of the level-2 BLAS routines ---------------------===*
  *
- * dgemv, dger, dtrsv, dtrmv, dtpsv, dtpmv, dsymv, dspmv and dsyr (Blas.h
- * has the convention).
+ * dgemv, dger, dtrsv, dtrmv, dtpsv, dtpmv, dsymv, dspmv, dsyr and dspr
+ * (Blas.h has the convention).
  *===----------------------------------------------------------------------===*/
 #include "CblasRules.h"
 
@@ -368,6 +368,15 @@ static double *zeroed_square(int n) {
   return m;
 }
 
+/* Stores triangle uplo of the column-major n x n matrix full in its
+ * packing ap. */
+static void pack_into(int uplo, int n, const double *full, double *ap) {
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      if (in_triangle(uplo, NonUnit, i, j))
+        ap[packed_index(uplo, n, i, j)] = full[i + (long)j * n];
+}
+
 /* Adds triangle uplo of the column-major n x n matrix full to its packing
  * ap. */
 static void add_to_packed(int uplo, int n, const double *full, double *ap) {
@@ -541,4 +550,48 @@ void __capsule_blas_dsyr_tan(int order, int dorder, int uplo, int duplo, int n,
                            0.0, a, da, lda, 0);
   __capsule_blas_scratch_free(dpacked);
   __capsule_blas_scratch_free(packed);
+}
+
+/*--- dspr: dsyr with A packed ---------------------------------------------*/
+
+/* dsyr's rules on A unpacked, which is packed again: the matrix and its
+ * tangent after the update. A's adjoint, which the gradient reads, passes
+ * through unchanged (the update adds to A). */
+void *__capsule_blas_dspr_aug(int order, int dorder, int uplo, int duplo, int n,
+                              int dn, double alpha, const double *x, double *dx,
+                              int incx, int dincx, double *ap, double *dap) {
+  int u = column_major_uplo(order, uplo);
+  double *full = unpacked(u, n, ap);
+  void *tape = __capsule_blas_dsyr_aug(ColMajor, 0, u, 0, n, 0, alpha, x, dx,
+                                       incx, 0, full, NULL, n > 0 ? n : 1, 0);
+  pack_into(u, n, full, ap);
+  __capsule_blas_scratch_free(full);
+  return tape;
+}
+
+double __capsule_blas_dspr_grad(int order, int dorder, int uplo, int duplo,
+                                int n, int dn, double alpha, const double *x,
+                                double *dx, int incx, int dincx, double *ap,
+                                double *dap, void *tape) {
+  int u = column_major_uplo(order, uplo);
+  double *dfull = unpacked(u, n, dap);
+  double dalpha =
+      __capsule_blas_dsyr_grad(ColMajor, 0, u, 0, n, 0, alpha, x, dx, incx, 0,
+                               NULL, dfull, n > 0 ? n : 1, 0, tape);
+  __capsule_blas_scratch_free(dfull);
+  return dalpha;
+}
+
+void __capsule_blas_dspr_tan(int order, int dorder, int uplo, int duplo, int n,
+                             int dn, double alpha, double dalpha,
+                             const double *x, const double *dx, int incx,
+                             int dincx, double *ap, double *dap) {
+  int u = column_major_uplo(order, uplo);
+  double *full = unpacked(u, n, ap), *dfull = unpacked(u, n, dap);
+  __capsule_blas_dsyr_tan(ColMajor, 0, u, 0, n, 0, alpha, dalpha, x, dx, incx,
+                          0, full, dfull, n > 0 ? n : 1, 0);
+  pack_into(u, n, full, ap);
+  pack_into(u, n, dfull, dap);
+  __capsule_blas_scratch_free(dfull);
+  __capsule_blas_scratch_free(full);
 }

@@ -197,6 +197,13 @@ int64_t __capsule_blas_dsyr_step(int order, int uplo, int n, double alpha,
   return work(n, n, 1) / 2 + 1;
 }
 
+int64_t __capsule_blas_dspr_step(int order, int uplo, int n, double alpha,
+                                 const double *x, int incx, double *ap) {
+  if (JOURNAL_LIVE)
+    journal_elements(ap, (long)n * (n + 1) / 2);
+  return work(n, n, 1) / 2 + 1;
+}
+
 int64_t __capsule_blas_dsyrk_step(int order, int uplo, int trans, int n, int k,
                                   double alpha, const double *a, int lda,
                                   double beta, double *c, int ldc) {
@@ -342,6 +349,12 @@ int64_t __capsule_blas_f_dsyr_step(const char *uplo, const int *n,
   if (JOURNAL_LIVE)
     journal_matrix(ColMajor, *n, *n, a, *lda);
   return work(*n, *n, 1) / 2 + 1;
+}
+
+int64_t __capsule_blas_f_dspr_step(const char *uplo, const int *n,
+                                   const double *alpha, const double *x,
+                                   const int *incx, double *ap) {
+  return __capsule_blas_dspr_step(ColMajor, 0, *n, 0, x, *incx, ap);
 }
 
 int64_t __capsule_blas_f_dsyrk_step(const char *uplo, const char *trans,

@@ -1,6 +1,7 @@
 // BLAS's symmetric routines, through CBLAS and the Fortran interface:
 // dsymv and dsymm (A symmetric, one triangle stored), dspmv (one triangle
-// packed) and dsyr, dsyrk and dsyr2k (one triangle written), differentiated by Capsule's built-in rules
+// packed) and dsyr, dspr (packed), dsyrk and dsyr2k (one triangle
+// written), differentiated by Capsule's built-in rules
 // (runtime/blas). Every order, side, triangle and transpose, beta active or
 // 0, padded leading
 // dimensions, strides 1 and -2, inputs overwritten after the call; the
@@ -24,6 +25,8 @@ void dsymv_(const char *uplo, const int *n, const double *alpha,
 void dspmv_(const char *uplo, const int *n, const double *alpha,
             const double *ap, const double *x, const int *incx,
             const double *beta, double *y, const int *incy STRLENS(1));
+void dspr_(const char *uplo, const int *n, const double *alpha,
+           const double *x, const int *incx, double *ap STRLENS(1));
 void dsyr_(const char *uplo, const int *n, const double *alpha,
            const double *x, const int *incx, double *a,
            const int *lda STRLENS(1));
@@ -127,6 +130,33 @@ static double syr(double *p) {
   return s;
 }
 
+/* A = alpha x x^T + A on one triangle of a 4x4 A packed (10 entries),
+ * x with stride 1 or -2. */
+static double spr(double *p) {
+  int order = case_ & 1 ? CblasColMajor : CblasRowMajor;
+  int uplo = case_ & 2 ? CblasLower : CblasUpper;
+  int inc = case_ & 4 ? -2 : 1;
+  double x[8], ap[10];
+  for (int i = 0; i < 8; ++i)
+    x[i] = p[i] * 0.8 - 0.1 * i;
+  for (int i = 0; i < 10; ++i)
+    ap[i] = p[(i + 8) % NP] + 0.05 * i;
+  if (case_ & 16) {
+    int n = 4;
+    double alpha = p[22];
+    dspr_(uplo == CblasUpper ? "u" : "L", &n, &alpha, x, &inc,
+          ap LENGTHS(1));
+    alpha = 0, n = 1; /* changed after the call */
+  } else {
+    cblas_dspr(order, uplo, 4, p[22], x, inc, ap);
+  }
+  x[0] = 7; /* overwritten after the call */
+  double s = 0;
+  for (int i = 0; i < 10; ++i)
+    s += ap[i] * ap[i] * (1 + i % 3);
+  return s;
+}
+
 /* C = alpha op(A) op(A)^T + beta C, C 3x3, inner dimension 2. */
 static double syrk(double *p) {
   int order = case_ & 1 ? CblasColMajor : CblasRowMajor;
@@ -217,6 +247,7 @@ static double syr2k(double *p) {
 WRAP(symv)
 WRAP(spmv)
 WRAP(syr)
+WRAP(spr)
 WRAP(syrk)
 WRAP(symm)
 WRAP(syr2k)
@@ -231,6 +262,7 @@ int main(void) {
     CHECK_GRADIENT_AND_DIRECTION("dsymv", symv, p, NP);
     CHECK_GRADIENT_AND_DIRECTION("dspmv", spmv, p, NP);
     CHECK_GRADIENT_AND_DIRECTION("dsyr", syr, p, NP);
+    CHECK_GRADIENT_AND_DIRECTION("dspr", spr, p, NP);
     CHECK_GRADIENT_AND_DIRECTION("dsyrk", syrk, p, NP);
     CHECK_GRADIENT_AND_DIRECTION("dsymm", symm, p, NP);
     CHECK_GRADIENT_AND_DIRECTION("dsyr2k", syr2k, p, NP);

@@ -1,8 +1,8 @@
 // BLAS routines and qsort inside checkpointed gradients and interruptible
 // runs. A simulation whose every step updates its state in place through
 // CBLAS and the Fortran interface: dgemv into a temporary, daxpy, dscal and
-// dcopy on strided views, dswap and drot of two columns, dspmv and dtpmv
-// with packed matrices, dger, dsyr, dsyrk and dsyr2k accumulating into
+// dcopy on strided views, dswap and drot of two columns, dspmv, dtpmv and
+// dspr with packed matrices, dger, dsyr, dsyrk and dsyr2k accumulating into
 // matrices, dgemm with beta != 0 on the previous C, dtrsv and dtrsm solving
 // and dtrmv and dtrmm multiplying in place, dsymv and dsymm, ddot, dnrm2
 // and dasum reading, and a qsort of numbers in place. The state lives in
@@ -88,7 +88,7 @@ static double simulate(double *p) {
   for (int i = 0; i < N * 2; ++i)
     b[i] = 0.3 * i - 1;
   double sw[N * 2], sy[N * N] = {0}, sp[N] = {0}, tp[N] = {1, 1, 1, 1};
-  double packed[N * (N + 1) / 2];
+  double packed[N * (N + 1) / 2], pk[N * (N + 1) / 2] = {0};
   for (int i = 0; i < N * (N + 1) / 2; ++i)
     packed[i] = 0.2 * a[i % NA] + 0.05 * i;
   for (int i = 0; i < N * 2; ++i)
@@ -138,6 +138,8 @@ static double simulate(double *p) {
     cblas_dtpmv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, N, packed,
                 tp, 1);
     cblas_dscal(1, 0.5, tp + t % N, 1);
+    /* pk += 0.01 z z^T, packed (only dspr writes pk). */
+    cblas_dspr(CblasRowMajor, CblasUpper, N, 0.01, z, 1, pk);
     sw[(2 * t) % (2 * N)] += 0.01 * x[t % N];
     /* The largest of z drives y next step: z sorted in place. */
     qsort(z, N, sizeof *z, ascending);
@@ -146,7 +148,8 @@ static double simulate(double *p) {
   double r = cblas_ddot(N, x, 1, z, 1) + cblas_dnrm2(N * LD, c, 1) +
              cblas_ddot(N * 2, b, 1, b, 1) + cblas_dasum(N * 2, sw, 1) +
              sw[0] * sw[3] + cblas_ddot(N * N, sy, 1, sy, 1) +
-             cblas_ddot(N, sp, 1, sp, 1) + cblas_ddot(N, tp, 1, x, 1) * 1e-3;
+             cblas_ddot(N, sp, 1, sp, 1) + cblas_ddot(N, tp, 1, x, 1) * 1e-3 +
+             cblas_ddot(N * (N + 1) / 2, pk, 1, pk, 1);
   for (int i = 0; i < N; ++i)
     r += s[i + i * N] * (i + 1) + m[i * LD + N - 1 - i] +
          s2[i * N + i] * bb[2 * i + 1];
