@@ -102,14 +102,22 @@ void __capsule_blas_dscal_tan(int n, int dn, double alpha, double dalpha,
   cblas_dscal(n, alpha, x, incx);
 }
 
+/* The augmented rule of a reduction of x: a copy of x for the gradient,
+ * and the result. */
+static tape_and_double copy_and_reduce(int n, const double *x, int incx,
+                                       double (*reduce)(int, const double *,
+                                                        int)) {
+  n = positive_stride_length(n, incx);
+  tape_and_double r = {__capsule_blas_vector_copy(n, x, incx),
+                       reduce(n, x, incx)};
+  return r;
+}
+
 /*--- dnrm2: |x| -----------------------------------------------------------*/
 
 tape_and_double __capsule_blas_dnrm2_aug(int n, int dn, const double *x,
                                          double *dx, int incx, int dincx) {
-  n = positive_stride_length(n, incx);
-  tape_and_double r = {__capsule_blas_vector_copy(n, x, incx),
-                       cblas_dnrm2(n, x, incx)};
-  return r;
+  return copy_and_reduce(n, x, incx, cblas_dnrm2);
 }
 
 /* The derivative x / |x|; at x = 0 (not differentiable) it is taken as 0. */
@@ -184,10 +192,7 @@ static double sign_of(double v) { return v < 0 ? -1 : 1; }
 
 tape_and_double __capsule_blas_dasum_aug(int n, int dn, const double *x,
                                          double *dx, int incx, int dincx) {
-  n = positive_stride_length(n, incx);
-  tape_and_double r = {__capsule_blas_vector_copy(n, x, incx),
-                       cblas_dasum(n, x, incx)};
-  return r;
+  return copy_and_reduce(n, x, incx, cblas_dasum);
 }
 
 void __capsule_blas_dasum_grad(int n, int dn, const double *x, double *dx,

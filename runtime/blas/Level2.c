@@ -349,18 +349,7 @@ static long packed_index(int uplo, int n, int i, int j) {
                        : i + (long)j * (2L * n - j - 1) / 2;
 }
 
-static double *unpacked(int uplo, int n, const double *ap) {
-  long nn = (long)n * n;
-  double *full = __capsule_blas_scratch_alloc(sizeof(double) * (nn ? nn : 1));
-  memset(full, 0, sizeof(double) * nn);
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i)
-      if (in_triangle(uplo, NonUnit, i, j))
-        full[i + (long)j * n] = ap[packed_index(uplo, n, i, j)];
-  return full;
-}
-
-/* A zeroed n x n scratch matrix for an adjoint. */
+/* A zeroed n x n scratch matrix. */
 static double *zeroed_square(int n) {
   long nn = (long)n * n;
   double *m = __capsule_blas_scratch_alloc(sizeof(double) * (nn ? nn : 1));
@@ -368,22 +357,25 @@ static double *zeroed_square(int n) {
   return m;
 }
 
-/* Stores triangle uplo of the column-major n x n matrix full in its
- * packing ap. */
-static void pack_into(int uplo, int n, const double *full, double *ap) {
+/* Packing ap as a column-major n x n matrix with triangle uplo stored. */
+static double *unpacked(int uplo, int n, const double *ap) {
+  double *full = zeroed_square(n);
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i)
       if (in_triangle(uplo, NonUnit, i, j))
-        ap[packed_index(uplo, n, i, j)] = full[i + (long)j * n];
+        full[i + (long)j * n] = ap[packed_index(uplo, n, i, j)];
+  return full;
 }
 
-/* Adds triangle uplo of the column-major n x n matrix full to its packing
- * ap. */
-static void add_to_packed(int uplo, int n, const double *full, double *ap) {
+/* Stores triangle uplo of the column-major n x n matrix full in its
+ * packing ap, or with add adds it there. */
+static void pack(int uplo, int n, const double *full, double *ap, int add) {
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i)
-      if (in_triangle(uplo, NonUnit, i, j))
-        ap[packed_index(uplo, n, i, j)] += full[i + (long)j * n];
+      if (in_triangle(uplo, NonUnit, i, j)) {
+        double *to = ap + packed_index(uplo, n, i, j);
+        *to = (add ? *to : 0) + full[i + (long)j * n];
+      }
 }
 
 void *__capsule_blas_dspmv_aug(int order, int dorder, int uplo, int duplo,
@@ -412,7 +404,7 @@ two_adjoints __capsule_blas_dspmv_grad(int order, int dorder, int uplo,
   two_adjoints g = __capsule_blas_dsymv_grad(
       ColMajor, 0, u, 0, n, 0, alpha, NULL, dfull, n > 0 ? n : 1, 0, x, dx,
       incx, 0, beta, y, dy, incy, 0, tape);
-  add_to_packed(u, n, dfull, dap);
+  pack(u, n, dfull, dap, /*add=*/1);
   __capsule_blas_scratch_free(dfull);
   return g;
 }
@@ -461,7 +453,7 @@ static void unpacked_triangular_grad(triangular_vector_grad *grad, int order,
   double *dfull = zeroed_square(n);
   grad(ColMajor, 0, u, 0, column_major_trans(order, trans), 0, diag, 0, n, 0,
        NULL, dfull, n > 0 ? n : 1, 0, x, dx, incx, 0, tape);
-  add_to_packed(u, n, dfull, dap);
+  pack(u, n, dfull, dap, /*add=*/1);
   __capsule_blas_scratch_free(dfull);
 }
 
@@ -564,7 +556,7 @@ void *__capsule_blas_dspr_aug(int order, int dorder, int uplo, int duplo, int n,
   double *full = unpacked(u, n, ap);
   void *tape = __capsule_blas_dsyr_aug(ColMajor, 0, u, 0, n, 0, alpha, x, dx,
                                        incx, 0, full, NULL, n > 0 ? n : 1, 0);
-  pack_into(u, n, full, ap);
+  pack(u, n, full, ap, /*add=*/0);
   __capsule_blas_scratch_free(full);
   return tape;
 }
@@ -590,8 +582,8 @@ void __capsule_blas_dspr_tan(int order, int dorder, int uplo, int duplo, int n,
   double *full = unpacked(u, n, ap), *dfull = unpacked(u, n, dap);
   __capsule_blas_dsyr_tan(ColMajor, 0, u, 0, n, 0, alpha, dalpha, x, dx, incx,
                           0, full, dfull, n > 0 ? n : 1, 0);
-  pack_into(u, n, full, ap);
-  pack_into(u, n, dfull, dap);
+  pack(u, n, full, ap, /*add=*/0);
+  pack(u, n, dfull, dap, /*add=*/0);
   __capsule_blas_scratch_free(dfull);
   __capsule_blas_scratch_free(full);
 }
