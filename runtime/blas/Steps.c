@@ -214,41 +214,41 @@ int64_t __capsule_blas_dsyrk_step(int order, int uplo, int trans, int n, int k,
 
 /*--- The Fortran interface (column-major, every argument by address) ------*/
 
-static int no_trans(const char *c) { return *c == 'N' || *c == 'n'; }
-static int is_left(const char *c) { return *c == 'L' || *c == 'l'; }
+static int trans_of(const char *c) {
+  return *c == 'N' || *c == 'n' ? NoTrans : Trans;
+}
+static int side_of(const char *c) {
+  return *c == 'L' || *c == 'l' ? Left : Right;
+}
 
+/* Each is its CBLAS twin's, column-major; the options and scalars the
+ * journal and the cost do not depend on are passed as 0. */
 int64_t __capsule_blas_f_ddot_step(const int *n, const double *x,
                                    const int *incx, const double *y,
                                    const int *incy) {
-  return work(*n, 1, 1);
+  return __capsule_blas_ddot_step(*n, x, *incx, y, *incy);
 }
 
 int64_t __capsule_blas_f_dnrm2_step(const int *n, const double *x,
                                     const int *incx) {
-  return work(*n, 1, 1);
+  return __capsule_blas_dnrm2_step(*n, x, *incx);
 }
 
 int64_t __capsule_blas_f_daxpy_step(const int *n, const double *alpha,
                                     const double *x, const int *incx, double *y,
                                     const int *incy) {
-  if (JOURNAL_LIVE)
-    journal_vector(*n, y, *incy);
-  return work(*n, 1, 1);
+  return __capsule_blas_daxpy_step(*n, 0, x, *incx, y, *incy);
 }
 
 int64_t __capsule_blas_f_dscal_step(const int *n, const double *alpha,
                                     double *x, const int *incx) {
-  if (JOURNAL_LIVE)
-    journal_vector(*n, x, *incx);
-  return work(*n, 1, 1);
+  return __capsule_blas_dscal_step(*n, 0, x, *incx);
 }
 
 int64_t __capsule_blas_f_dcopy_step(const int *n, const double *x,
                                     const int *incx, double *y,
                                     const int *incy) {
-  if (JOURNAL_LIVE)
-    journal_vector(*n, y, *incy);
-  return work(*n, 1, 1);
+  return __capsule_blas_dcopy_step(*n, x, *incx, y, *incy);
 }
 
 int64_t __capsule_blas_f_dswap_step(const int *n, double *x, const int *incx,
@@ -258,13 +258,13 @@ int64_t __capsule_blas_f_dswap_step(const int *n, double *x, const int *incx,
 
 int64_t __capsule_blas_f_dasum_step(const int *n, const double *x,
                                     const int *incx) {
-  return work(*n, 1, 1);
+  return __capsule_blas_dasum_step(*n, x, *incx);
 }
 
 int64_t __capsule_blas_f_drot_step(const int *n, double *x, const int *incx,
                                    double *y, const int *incy, const double *c,
                                    const double *s) {
-  return __capsule_blas_dswap_step(*n, x, *incx, y, *incy);
+  return __capsule_blas_drot_step(*n, x, *incx, y, *incy, 0, 0);
 }
 
 int64_t __capsule_blas_f_dgemv_step(const char *trans, const int *m,
@@ -273,27 +273,23 @@ int64_t __capsule_blas_f_dgemv_step(const char *trans, const int *m,
                                     const double *x, const int *incx,
                                     const double *beta, double *y,
                                     const int *incy) {
-  if (JOURNAL_LIVE)
-    journal_vector(no_trans(trans) ? *m : *n, y, *incy);
-  return work(*m, *n, 1);
+  return __capsule_blas_dgemv_step(ColMajor, trans_of(trans), *m, *n, 0, a,
+                                   *lda, x, *incx, 0, y, *incy);
 }
 
 int64_t __capsule_blas_f_dger_step(const int *m, const int *n,
                                    const double *alpha, const double *x,
                                    const int *incx, const double *y,
                                    const int *incy, double *a, const int *lda) {
-  if (JOURNAL_LIVE)
-    journal_matrix(ColMajor, *m, *n, a, *lda);
-  return work(*m, *n, 1);
+  return __capsule_blas_dger_step(ColMajor, *m, *n, 0, x, *incx, y, *incy, a,
+                                  *lda);
 }
 
 int64_t __capsule_blas_f_dtrsv_step(const char *uplo, const char *trans,
                                     const char *diag, const int *n,
                                     const double *a, const int *lda, double *x,
                                     const int *incx) {
-  if (JOURNAL_LIVE)
-    journal_vector(*n, x, *incx);
-  return work(*n, *n, 1) / 2 + 1;
+  return __capsule_blas_dtrsv_step(ColMajor, 0, 0, 0, *n, a, *lda, x, *incx);
 }
 
 int64_t __capsule_blas_f_dtpsv_step(const char *uplo, const char *trans,
@@ -308,9 +304,8 @@ int64_t __capsule_blas_f_dsymv_step(const char *uplo, const int *n,
                                     const int *lda, const double *x,
                                     const int *incx, const double *beta,
                                     double *y, const int *incy) {
-  if (JOURNAL_LIVE)
-    journal_vector(*n, y, *incy);
-  return work(*n, *n, 1);
+  return __capsule_blas_dsymv_step(ColMajor, 0, *n, 0, a, *lda, x, *incx, 0, y,
+                                   *incy);
 }
 
 int64_t __capsule_blas_f_dgemm_step(const char *transa, const char *transb,
@@ -319,9 +314,8 @@ int64_t __capsule_blas_f_dgemm_step(const char *transa, const char *transb,
                                     const int *lda, const double *b,
                                     const int *ldb, const double *beta,
                                     double *c, const int *ldc) {
-  if (JOURNAL_LIVE)
-    journal_matrix(ColMajor, *m, *n, c, *ldc);
-  return work(*m, *n, *k);
+  return __capsule_blas_dgemm_step(ColMajor, 0, 0, *m, *n, *k, 0, a, *lda, b,
+                                   *ldb, 0, c, *ldc);
 }
 
 int64_t __capsule_blas_f_dtrsm_step(const char *side, const char *uplo,
@@ -329,9 +323,8 @@ int64_t __capsule_blas_f_dtrsm_step(const char *side, const char *uplo,
                                     const int *m, const int *n,
                                     const double *alpha, const double *a,
                                     const int *lda, double *b, const int *ldb) {
-  if (JOURNAL_LIVE)
-    journal_matrix(ColMajor, *m, *n, b, *ldb);
-  return is_left(side) ? work(*m, *m, *n) / 2 + 1 : work(*n, *n, *m) / 2 + 1;
+  return __capsule_blas_dtrsm_step(ColMajor, side_of(side), 0, 0, 0, *m, *n, 0,
+                                   a, *lda, b, *ldb);
 }
 
 int64_t __capsule_blas_f_dspmv_step(const char *uplo, const int *n,
@@ -346,9 +339,7 @@ int64_t __capsule_blas_f_dspmv_step(const char *uplo, const int *n,
 int64_t __capsule_blas_f_dsyr_step(const char *uplo, const int *n,
                                    const double *alpha, const double *x,
                                    const int *incx, double *a, const int *lda) {
-  if (JOURNAL_LIVE)
-    journal_matrix(ColMajor, *n, *n, a, *lda);
-  return work(*n, *n, 1) / 2 + 1;
+  return __capsule_blas_dsyr_step(ColMajor, 0, *n, 0, x, *incx, a, *lda);
 }
 
 int64_t __capsule_blas_f_dspr_step(const char *uplo, const int *n,
@@ -362,9 +353,8 @@ int64_t __capsule_blas_f_dsyrk_step(const char *uplo, const char *trans,
                                     const double *alpha, const double *a,
                                     const int *lda, const double *beta,
                                     double *c, const int *ldc) {
-  if (JOURNAL_LIVE)
-    journal_matrix(ColMajor, *n, *n, c, *ldc);
-  return work(*n, *n, *k) / 2 + 1;
+  return __capsule_blas_dsyrk_step(ColMajor, 0, 0, *n, *k, 0, a, *lda, 0, c,
+                                   *ldc);
 }
 
 int64_t __capsule_blas_f_dsymm_step(const char *side, const char *uplo,
@@ -373,9 +363,8 @@ int64_t __capsule_blas_f_dsymm_step(const char *side, const char *uplo,
                                     const int *lda, const double *b,
                                     const int *ldb, const double *beta,
                                     double *c, const int *ldc) {
-  if (JOURNAL_LIVE)
-    journal_matrix(ColMajor, *m, *n, c, *ldc);
-  return work(*m, *n, is_left(side) ? *m : *n);
+  return __capsule_blas_dsymm_step(ColMajor, side_of(side), 0, *m, *n, 0, a,
+                                   *lda, b, *ldb, 0, c, *ldc);
 }
 
 int64_t __capsule_blas_f_dsyr2k_step(const char *uplo, const char *trans,
@@ -384,9 +373,8 @@ int64_t __capsule_blas_f_dsyr2k_step(const char *uplo, const char *trans,
                                      const int *lda, const double *b,
                                      const int *ldb, const double *beta,
                                      double *c, const int *ldc) {
-  if (JOURNAL_LIVE)
-    journal_matrix(ColMajor, *n, *n, c, *ldc);
-  return work(*n, *n, *k);
+  return __capsule_blas_dsyr2k_step(ColMajor, 0, 0, *n, *k, 0, a, *lda, b, *ldb,
+                                    0, c, *ldc);
 }
 
 /* A triangular product writes and costs what the solve does. */
