@@ -153,6 +153,18 @@ void *__capsule_blas_dtrsv_aug(int order, int dorder, int uplo, int duplo,
   return t;
 }
 
+/* op(dA) x on the triangle of dA the routine reads, packed: with a unit
+ * diagonal, dA's diagonal is not read, so x itself is taken away again. */
+static double *triangle_times(int order, int uplo, int trans, int diag, int n,
+                              const double *da, int lda, const double *x,
+                              int incx) {
+  double *p = __capsule_blas_vector_copy(n, x, incx);
+  cblas_dtrmv(order, uplo, trans, diag, n, da, lda, p, 1);
+  if (diag == Unit)
+    cblas_daxpy(n, -1.0, x, incx, p, 1);
+  return p;
+}
+
 /* d op(A) += scale u v^T on the triangle of A the routine reads. */
 static void add_outer_on_triangle(int order, int uplo, int trans, int diag,
                                   int n, double scale, const double *u,
@@ -191,12 +203,7 @@ void __capsule_blas_dtrsv_tan(int order, int dorder, int uplo, int duplo,
   cblas_dtrsv(order, uplo, trans, diag, n, a, lda, x, incx);
   if (n <= 0)
     return;
-  /* The triangle of dA times x; with a unit diagonal, dA's diagonal is not
-   * read by the routine, so its product is taken away again. */
-  double *p = __capsule_blas_vector_copy(n, x, incx);
-  cblas_dtrmv(order, uplo, trans, diag, n, da, lda, p, 1);
-  if (diag == Unit)
-    cblas_daxpy(n, -1.0, x, incx, p, 1);
+  double *p = triangle_times(order, uplo, trans, diag, n, da, lda, x, incx);
   cblas_daxpy(n, -1.0, p, 1, dx, incx);
   __capsule_blas_scratch_free(p);
   cblas_dtrsv(order, uplo, trans, diag, n, a, lda, dx, incx);
@@ -248,12 +255,7 @@ void __capsule_blas_dtrmv_tan(int order, int dorder, int uplo, int duplo,
                               int incx, int dincx) {
   if (n <= 0)
     return;
-  /* With a unit diagonal, dA's diagonal is not read by the routine: the
-   * product with the unit one is taken away again. */
-  double *p = __capsule_blas_vector_copy(n, x, incx);
-  cblas_dtrmv(order, uplo, trans, diag, n, da, lda, p, 1);
-  if (diag == Unit)
-    cblas_daxpy(n, -1.0, x, incx, p, 1);
+  double *p = triangle_times(order, uplo, trans, diag, n, da, lda, x, incx);
   cblas_dtrmv(order, uplo, trans, diag, n, a, lda, dx, incx);
   cblas_daxpy(n, 1.0, p, 1, dx, incx);
   __capsule_blas_scratch_free(p);

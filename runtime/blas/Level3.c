@@ -135,6 +135,22 @@ void *__capsule_blas_dtrsm_aug(int order, int dorder, int side, int dside,
   return t;
 }
 
+/* op(dA) B (side Left) or B op(dA) (Right) on the triangle of dA the
+ * routine reads, packed: with a unit diagonal, dA's diagonal is not read,
+ * so B itself is taken away again. */
+static double *triangle_times(int order, int side, int uplo, int transa,
+                              int diag, int m, int n, const double *da, int lda,
+                              const double *b, int ldb) {
+  int pb = packed_ld(order, m, n);
+  double *p = __capsule_blas_matrix_copy(order, m, n, b, ldb);
+  cblas_dtrmm(order, side, uplo, transa, diag, m, n, 1.0, da, lda, p, pb);
+  if (diag == Unit)
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j)
+        *at(order, p, pb, i, j) -= *at(order, (double *)b, ldb, i, j);
+  return p;
+}
+
 /* d op(A) += scale G on the triangle of A the routine reads, G packed
  * k x k. */
 static void add_on_triangle(int order, int uplo, int transa, int diag, int k,
@@ -201,17 +217,11 @@ void __capsule_blas_dtrsm_tan(int order, int dorder, int side, int dside,
       *d = alpha * *d + dalpha * *at(order, b, ldb, i, j);
     }
   cblas_dtrsm(order, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);
-  /* The triangle of dA times X; with a unit diagonal, dA's diagonal is not
-   * read by the routine, so X itself is taken away again. */
-  double *p = __capsule_blas_matrix_copy(order, m, n, b, ldb);
-  cblas_dtrmm(order, side, uplo, transa, diag, m, n, 1.0, da, lda, p, pb);
+  double *p =
+      triangle_times(order, side, uplo, transa, diag, m, n, da, lda, b, ldb);
   for (int i = 0; i < m; ++i)
-    for (int j = 0; j < n; ++j) {
-      double product = *at(order, p, pb, i, j);
-      if (diag == Unit)
-        product -= *at(order, b, ldb, i, j);
-      *at(order, db, ldb, i, j) -= product;
-    }
+    for (int j = 0; j < n; ++j)
+      *at(order, db, ldb, i, j) -= *at(order, p, pb, i, j);
   __capsule_blas_scratch_free(p);
   cblas_dtrsm(order, side, uplo, transa, diag, m, n, 1.0, a, lda, db, ldb);
 }
@@ -285,21 +295,16 @@ void __capsule_blas_dtrmm_tan(int order, int dorder, int side, int dside,
   if (m <= 0 || n <= 0)
     return;
   int pb = packed_ld(order, m, n);
-  /* p = op(dA) B0 (with a unit diagonal, dA's is not read: B0 itself is
-   * taken away again), q = op(A) B0. */
-  double *p = __capsule_blas_matrix_copy(order, m, n, b, ldb);
+  /* p = op(dA) B0, q = op(A) B0. */
+  double *p =
+      triangle_times(order, side, uplo, transa, diag, m, n, da, lda, b, ldb);
   double *q = __capsule_blas_matrix_copy(order, m, n, b, ldb);
-  cblas_dtrmm(order, side, uplo, transa, diag, m, n, 1.0, da, lda, p, pb);
   cblas_dtrmm(order, side, uplo, transa, diag, m, n, 1.0, a, lda, q, pb);
   cblas_dtrmm(order, side, uplo, transa, diag, m, n, alpha, a, lda, db, ldb);
   for (int i = 0; i < m; ++i)
-    for (int j = 0; j < n; ++j) {
-      double product = *at(order, p, pb, i, j);
-      if (diag == Unit)
-        product -= *at(order, b, ldb, i, j);
+    for (int j = 0; j < n; ++j)
       *at(order, db, ldb, i, j) +=
-          alpha * product + dalpha * *at(order, q, pb, i, j);
-    }
+          alpha * *at(order, p, pb, i, j) + dalpha * *at(order, q, pb, i, j);
   __capsule_blas_scratch_free(q);
   __capsule_blas_scratch_free(p);
   cblas_dtrmm(order, side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb);
