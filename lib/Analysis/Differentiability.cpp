@@ -230,10 +230,9 @@ std::string DifferentiabilityChecks::whyNoDerivative(const CallBase &Call,
     return "nested derivatives (forward over reverse, reverse over reverse, "
            "or derivatives of a derivative) of the library routine '" +
            Routine->str() +
-           "' are not supported yet: Capsule's built-in rules of library "
-           "routines "
-           "have no derivatives of their own; register rules of your own for "
-           "it "
+           "' are not supported yet: Capsule's built-in rules of this "
+           "routine cannot be differentiated in turn (those of BLAS can, on "
+           "x86-64 Linux); register rules of your own for it "
            "(CAPSULE_GRADIENT, CAPSULE_DERIVATIVE), whose bodies Capsule "
            "differentiates";
   if (Callee->isDeclaration() && tangentRule(*Callee) && !gradientRule(*Callee))

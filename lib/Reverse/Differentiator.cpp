@@ -229,6 +229,18 @@ static void giveUnreachableBodies(const Derivative &Dv) {
                           BasicBlock::Create(F->getContext(), "refused", F));
 }
 
+/// Unfinished bodies of \p Dv's functions replaced as giveUnreachableBodies
+/// gives them.
+static void replaceWithUnreachableBodies(const Derivative &Dv) {
+  for (Function *F : {Dv.Fwd, Dv.Rev, Dv.Tangent})
+    if (F) {
+      GlobalValue::LinkageTypes Linkage = F->getLinkage();
+      F->deleteBody();
+      F->setLinkage(Linkage);
+    }
+  giveUnreachableBodies(Dv);
+}
+
 /// A function with a rule of the user's for \p Sig's mode gets a
 /// derivative that calls the rule instead of one made from its body.
 static bool emitRuleDerivative(RuntimeABI &ABI, const DiffSignature &Sig,
@@ -274,12 +286,17 @@ void Differentiator::run() {
       continue;
     }
     Function &P = *prepared(*Sig.Fn);
-    if (Sig.Tangent) {
+    unsigned FailuresBefore = Failures;
+    if (Sig.Tangent)
       TangentGenerator(*this, Sig, P, *Derivatives[Sig].Tangent).run();
-      if (Sig.Width > 1)
-        scalarizeLanes(*Derivatives[Sig].Tangent, FAM);
-    } else
+    else
       GradientGenerator(*this, Sig, P, Derivatives[Sig], FAM).run();
+    // What a refusal left unfinished (values without twins) must not reach
+    // the optimizer, which the compilation still runs before it fails.
+    if (Failures != FailuresBefore)
+      replaceWithUnreachableBodies(Derivatives[Sig]);
+    else if (Sig.Tangent && Sig.Width > 1)
+      scalarizeLanes(*Derivatives[Sig].Tangent, FAM);
   }
   reportUnlocatedRefusals();
 }

@@ -56,8 +56,8 @@ public:
   /// Deletes the scratch clones. Call once all requests are done.
   void finish();
   /// True once any unsupported construct was reported.
-  bool failed() const { return Failed; }
-  void noteFailure() { Failed = true; }
+  bool failed() const { return Failures != 0; }
+  void noteFailure() { ++Failures; }
 
   /// The signature a call site inside a differentiated function implies for
   /// a callee defined in the module.
@@ -190,7 +190,8 @@ private:
   /// globals yet (shadowStoredAddressTargets, shadowInitializerTargets).
   bool TargetsShadowed = false;
   std::vector<GradientRequest> CheckpointedRequests;
-  bool Failed = false;
+  /// How many refusals were reported.
+  unsigned Failures = 0;
   /// Nested-call refusals without a source line (refuseNestedCalls), and
   /// the (function, reason) pairs already reported at one.
   struct UnlocatedRefusal {

@@ -1,6 +1,7 @@
 //===- Diagnostics.cpp - Compile-time errors of the Capsule pass ----------===//
 #include "Support/Diagnostics.h"
 
+#include "Support/LibraryBodies.h"
 #include "Support/LibraryRules.h"
 
 #include "llvm/Demangle/Demangle.h"
@@ -24,6 +25,11 @@ std::string displayName(const Function &F) {
   // user's function.
   StringRef Name = F.getName();
   Name = Name.substr(0, Name.find(".capsule."));
+  // So do the bodies of the routines' rules, that nested derivatives
+  // differentiate, for the routine.
+  if (std::optional<StringRef> Rule = ruleOfBody(Name))
+    if (std::optional<StringRef> Routine = routineOfRuleName(*Rule))
+      return Routine->str();
   return demangle(routineStoodFor(Name).value_or(Name).str());
 }
 

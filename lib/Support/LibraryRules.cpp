@@ -308,7 +308,13 @@ std::optional<StringRef> libraryRoutineOfRule(const Function &Rule) {
   StringRef Name = Rule.getName();
   // A shim that drops hidden lengths stands for the rule it calls.
   bool Shim = Rule.hasLocalLinkage() && Name.consume_back(HiddenLengthsSuffix);
-  if ((!Rule.isDeclaration() && !Shim) || !Name.consume_front(RulePrefix))
+  if (!Rule.isDeclaration() && !Shim)
+    return std::nullopt;
+  return routineOfRuleName(Name);
+}
+
+std::optional<StringRef> routineOfRuleName(StringRef Name) {
+  if (!Name.consume_front(RulePrefix))
     return std::nullopt;
   for (const LibraryRoutine &R : Routines)
     for (StringRef Kind : {"_aug", "_grad", "_tan"})

@@ -65,6 +65,9 @@ std::optional<llvm::StringRef> routineStoodFor(llvm::StringRef Name);
 /// names it. The rules are
 /// compiled into the runtime, so nested derivatives cannot look into them.
 std::optional<llvm::StringRef> libraryRoutineOfRule(const llvm::Function &Rule);
+/// The routine whose rule is called \p Name (a rule's name, whether
+/// declared or defined), or nothing.
+std::optional<llvm::StringRef> routineOfRuleName(llvm::StringRef Name);
 
 } // namespace capsule
 

@@ -8,6 +8,7 @@
 #include "Support/FloatBitOperations.h"
 #include "Support/IntegerAddresses.h"
 #include "Support/LibmPointerOutputs.h"
+#include "Support/LibraryBodies.h"
 #include "Support/ParallelRegions.h"
 #include "Support/SearchCalls.h"
 #include "Support/SlotLaneLoads.h"
@@ -302,6 +303,8 @@ Function *prepareForDifferentiation(Function &F) {
   P->removeFnAttr(Attribute::NoInline);
   lowerInvokes(*P);
   inlineAlwaysInlineCalls(*P);
+  // After inlining: Fortran rules' shims call the rules.
+  callRuleBodies(*P);
   lowerX86VectorOps(*P);
   devirtualizeKnownLibraryCalls(*P);
   separateLibmPointerOutputs(*P);

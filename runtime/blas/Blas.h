@@ -97,9 +97,23 @@ typedef struct {
 } two_adjoints;
 
 /* Memory for the rules' copies, which come and go in last-in first-out
- * order: freed blocks are kept per thread for the next calls (Scratch.c). */
+ * order: freed blocks are kept per thread for the next calls (Scratch.c).
+ * Compiled as bodies that nested derivatives differentiate
+ * (CAPSULE_RULE_BODIES, lib/Support/LibraryBodies.h), the rules take plain
+ * heap blocks instead, whose shadows and tangents derivatives follow. */
+#ifdef CAPSULE_RULE_BODIES
+#include <stdlib.h>
+static inline void *__capsule_blas_scratch_alloc(size_t bytes) {
+  void *p = malloc(bytes ? bytes : 1);
+  if (!p)
+    abort();
+  return p;
+}
+static inline void __capsule_blas_scratch_free(void *p) { free(p); }
+#else
 void *__capsule_blas_scratch_alloc(size_t bytes);
 void __capsule_blas_scratch_free(void *p);
+#endif
 
 /* Packed copies of a BLAS vector and of a rows x cols matrix. */
 double *__capsule_blas_vector_copy(int n, const double *x, int inc);

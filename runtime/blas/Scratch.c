@@ -4,13 +4,14 @@
  * a few freed blocks are kept per thread for the next calls, so a gradient
  * in a loop neither calls malloc nor faults fresh pages in (large blocks
  * would come from mmap each time). The kept blocks live as long as the
- * thread.
+ * thread. Compiled as bodies for nested derivatives (CAPSULE_RULE_BODIES),
+ * the rules take plain heap blocks instead (Blas.h).
  *===----------------------------------------------------------------------===*/
 #include "Blas.h"
 
 #include <stdlib.h>
-#include <string.h>
 
+#ifndef CAPSULE_RULE_BODIES
 enum { KeptBlocks = 16 };
 typedef struct {
   size_t capacity;
@@ -42,6 +43,7 @@ void __capsule_blas_scratch_free(void *p) {
   else
     free(h);
 }
+#endif
 
 double *__capsule_blas_vector_copy(int n, const double *x, int inc) {
   double *copy = __capsule_blas_scratch_alloc(sizeof(double) * (n > 0 ? n : 1));
@@ -56,10 +58,11 @@ double *__capsule_blas_matrix_copy(int order, int rows, int cols,
   double *copy =
       __capsule_blas_scratch_alloc(sizeof(double) * (size > 0 ? size : 1));
   /* Line by line: rows of a row-major matrix, columns of a column-major
-   * one. */
+   * one. With BLAS rather than memcpy: nested derivatives then know that
+   * the copy moves doubles. */
   int lines = order == RowMajor ? rows : cols;
   int length = order == RowMajor ? cols : rows;
-  for (int l = 0; l < lines; ++l)
-    memcpy(copy + (long)l * length, a + (long)l * ld, sizeof(double) * length);
+  for (int l = 0; l < lines && length > 0; ++l)
+    cblas_dcopy(length, a + (long)l * ld, 1, copy + (long)l * length, 1);
   return copy;
 }

@@ -12,8 +12,7 @@
 // runtime/libc/Sort.c): a capsule resumed twice must give the same result,
 // and the checkpointed gradient, with short stages and every strategy, must
 // equal the plain one (itself against central differences). Forward mode
-// over such a checkpointed gradient is refused by name
-// (errors/blas-unsupported.c: BLAS rules have no derivatives of their own).
+// over such a checkpointed gradient: nesting/blas-second-derivatives.c.
 // At -O2 the time loop, whose inner loops are unrolled, would be one atomic
 // step; CAPSULE_ATOMIC_LOOPS=0 keeps its yield point. The -O3 build keeps it
 // atomic, so no capsule falls inside the loop: it checks the gradients
