@@ -34,12 +34,15 @@ extern int capsule_dupnoneed;
 extern int capsule_const;
 extern int capsule_out;
 
-/* Vector mode (forward mode only): `capsule_width, N` anywhere in the call
- * gives every value N tangents. A dup pointer is then followed by N shadows,
- * or marked `capsule_dupv, stride, p, dp` with its N shadows at dp,
- * dp + stride, ... (bytes); an active floating-point argument is followed
- * by N tangents; the result's N tangents come back as a struct or array of
- * N values of its type. */
+/* Vector mode: `capsule_width, N` anywhere in the call gives every value N
+ * tangents (forward mode) or N adjoints (reverse mode). A dup pointer is
+ * then followed by N shadows, or marked `capsule_dupv, stride, p, dp` with
+ * its N shadows at dp, dp + stride, ... (bytes). Forward mode: an active
+ * floating-point argument is followed by N tangents; the result's N
+ * tangents come back as a struct or array of N values of its type. Reverse
+ * mode: an active result is seeded with 1 in every lane; the N adjoints of
+ * each out argument come back as an array of N values of its type, in a
+ * struct with one array per out argument. */
 extern int capsule_width;
 extern int capsule_dupv;
 extern int capsule_dupnoneedv;

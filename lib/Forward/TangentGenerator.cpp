@@ -8,10 +8,10 @@
 #include "Forward/TangentGenerator.h"
 
 #include "Analysis/MemoryKinds.h"
-#include "Forward/Lanes.h"
 #include "Support/Cloning.h"
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
+#include "Support/Lanes.h"
 
 #include "Support/RuntimeABI.h"
 #include "llvm/ADT/PostOrderIterator.h"

@@ -1,7 +1,7 @@
 //===- TangentRequests.cpp - Lowers forward-mode marker calls -------------===//
 #include "Forward/TangentRequests.h"
 
-#include "Forward/Lanes.h"
+#include "Support/Lanes.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Transforms/Utils/Local.h"

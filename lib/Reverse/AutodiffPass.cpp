@@ -13,6 +13,7 @@
 #include "Reverse/SplitGradient.h"
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
+#include "Support/Lanes.h"
 #include "Support/LibraryBodies.h"
 #include "Support/LinkTime.h"
 #include "Support/MarkerCalls.h"
@@ -88,8 +89,42 @@ std::optional<GradientRequest> parseRequest(const MarkerCall &MC) {
   return parseGradientRequest(*MC.Call);
 }
 
+/// The adjoints of \p R's out arguments as the marker returns them: in
+/// vector mode each as an array of its lanes (lane k's adjoint first).
+Value *adjointsAsArrays(IRBuilder<> &B, const GradientRequest &R,
+                        Value *Adjoints) {
+  unsigned Width = R.Sig.Width;
+  if (Width == 1)
+    return Adjoints;
+  SmallVector<Value *, 4> Arrays;
+  SmallVector<Type *, 4> Types;
+  for (auto [K, Activity] : enumerate(R.Sig.Args)) {
+    if (Activity != ArgActivity::Out)
+      continue;
+    Value *Field = B.CreateExtractValue(Adjoints, Arrays.size());
+    Arrays.push_back(lanesAsArray(
+        B, R.Sig.Fn->getFunctionType()->getParamType(K), Field, Width));
+    Types.push_back(Arrays.back()->getType());
+  }
+  Value *Result = PoisonValue::get(StructType::get(B.getContext(), Types));
+  for (auto [I, Array] : enumerate(Arrays))
+    Result = B.CreateInsertValue(Result, Array, I);
+  return Result;
+}
+
 void lowerRequest(Differentiator &D, const GradientRequest &R) {
   RuntimeABI &ABI = D.abi();
+  unsigned Width = R.Sig.Width;
+  // A rule takes one shadow per argument.
+  if (Width > 1 && gradientRule(*R.Sig.Fn)) {
+    reportUnsupported(*R.Call, *R.Call->getFunction(),
+                      "vector mode (enzyme_width) in reverse mode of '" +
+                          displayName(*R.Sig.Fn) +
+                          "', which has a gradient rule, is not supported "
+                          "yet");
+    D.noteFailure();
+    return;
+  }
   Derivative Dv = D.get(R.Sig);
   IRBuilder<> B(R.Call);
   CallInst *Begin = B.CreateCall(ABI.gradientBegin());
@@ -104,13 +139,17 @@ void lowerRequest(Differentiator &D, const GradientRequest &R) {
   if (Primal->getType() != R.Sig.Fn->getReturnType())
     Primal = B.CreateExtractValue(Primal, 0); // {result, its shadow}
   B.CreateCall(ABI.gradientForwardDone());
+  // Every lane is seeded with 1, as Enzyme seeds an active result.
   SmallVector<Value *, 1> Seed;
   if (R.Sig.ActiveReturn)
-    Seed.push_back(ConstantFP::get(R.Sig.Fn->getReturnType(), 1.0));
+    Seed.push_back(
+        ConstantFP::get(laneType(R.Sig.Fn->getReturnType(), Width), 1.0));
   Value *Adjoints = B.CreateCall(Dv.Rev, Seed);
   D.unbindShadowGlobals(B, SB);
   B.CreateCall(ABI.gradientEnd());
-  replaceMarkerResult(B, R, reverseMarkerResult(B, R, Primal, Adjoints));
+  replaceMarkerResult(
+      B, R,
+      reverseMarkerResult(B, R, Primal, adjointsAsArrays(B, R, Adjoints)));
 }
 
 /// Adds the functions \p Requests differentiate, and all they reach.
@@ -296,7 +335,8 @@ PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
     }
     if (MC.Kind == MarkerKind::AutodiffCheckpointed)
       Checkpointed.push_back(std::move(*R));
-    else if (MC.Kind == MarkerKind::Autodiff && AllCheckpointed)
+    else if (MC.Kind == MarkerKind::Autodiff && AllCheckpointed &&
+             R->Sig.Width == 1)
       MadeCheckpointed.push_back(std::move(*R));
     else
       Pending.push_back(std::move(*R));

@@ -4,12 +4,12 @@
 #include "Analysis/Activity.h"
 #include "Analysis/MemoryKinds.h"
 #include "Forward/CustomTangent.h"
-#include "Forward/Lanes.h"
 #include "Forward/TangentGenerator.h"
 #include "Reverse/CustomGradient.h"
 #include "Reverse/GradientGenerator.h"
 #include "Reverse/ReverseVectorization.h"
 #include "Support/Diagnostics.h"
+#include "Support/Lanes.h"
 #include "Support/MarkerCalls.h"
 #include "Support/NestingOrder.h"
 #include "Support/Preprocess.h"
@@ -26,18 +26,19 @@ using namespace llvm;
 
 namespace capsule {
 
-StructType *reverseResultType(FunctionType *FT, ArrayRef<ArgActivity> Args) {
+StructType *reverseResultType(FunctionType *FT, ArrayRef<ArgActivity> Args,
+                              unsigned Width) {
   SmallVector<Type *, 4> Elements;
   for (unsigned I = 0; I < Args.size(); ++I)
     if (Args[I] == ArgActivity::Out)
-      Elements.push_back(FT->getParamType(I));
+      Elements.push_back(laneType(FT->getParamType(I), Width));
   return StructType::get(FT->getContext(), Elements);
 }
 
-Type *forwardReturnType(Type *RetTy) {
+Type *forwardReturnType(Type *RetTy, unsigned Width) {
   if (!carriesPointer(RetTy))
     return RetTy;
-  return StructType::get(RetTy->getContext(), {RetTy, RetTy});
+  return StructType::get(RetTy->getContext(), {RetTy, laneType(RetTy, Width)});
 }
 
 Type *tangentReturnType(Type *RetTy, unsigned Width) {
@@ -84,9 +85,10 @@ Function *Differentiator::declareForward(const DiffSignature &Sig) {
   SmallVector<Type *, 8> Params(FT->params());
   for (ArgActivity A : Sig.Args)
     if (A == ArgActivity::Dup)
-      Params.push_back(PointerType::getUnqual(M.getContext()));
-  auto *Ty =
-      FunctionType::get(forwardReturnType(FT->getReturnType()), Params, false);
+      Params.push_back(
+          laneType(PointerType::getUnqual(M.getContext()), Sig.Width));
+  auto *Ty = FunctionType::get(
+      forwardReturnType(FT->getReturnType(), Sig.Width), Params, false);
   return Function::Create(Ty, GlobalValue::InternalLinkage,
                           derivativeName(Sig, Sig.Untaped ? "untaped" : "fwd"),
                           M);
@@ -96,8 +98,9 @@ Function *Differentiator::declareReverse(const DiffSignature &Sig) {
   FunctionType *FT = Sig.Fn->getFunctionType();
   SmallVector<Type *, 1> Params;
   if (Sig.ActiveReturn)
-    Params.push_back(FT->getReturnType());
-  auto *Ty = FunctionType::get(reverseResultType(FT, Sig.Args), Params, false);
+    Params.push_back(laneType(FT->getReturnType(), Sig.Width));
+  auto *Ty = FunctionType::get(reverseResultType(FT, Sig.Args, Sig.Width),
+                               Params, false);
   Function *Rev = Function::Create(Ty, GlobalValue::InternalLinkage,
                                    derivativeName(Sig, "rev"), M);
   Rev->addFnAttr(Attribute::NoUnwind);
@@ -252,8 +255,9 @@ static bool emitRuleDerivative(RuntimeABI &ABI, const DiffSignature &Sig,
     emitTangentRuleBody(ABI, Sig, *Rule, *Dv.Tangent);
     return true;
   }
+  // A rule takes one shadow per argument: vector mode refuses the calls.
   std::optional<GradientRule> Rule = gradientRule(*Sig.Fn);
-  if (!Rule)
+  if (!Rule || Sig.Width > 1)
     return false;
   emitGradientRuleSweeps(ABI, Sig, *Rule, Dv);
   return true;
@@ -295,8 +299,11 @@ void Differentiator::run() {
     // the optimizer, which the compilation still runs before it fails.
     if (Failures != FailuresBefore)
       replaceWithUnreachableBodies(Derivatives[Sig]);
-    else if (Sig.Tangent && Sig.Width > 1)
-      scalarizeLanes(*Derivatives[Sig].Tangent, FAM);
+    else if (Sig.Width > 1)
+      for (Function *F : {Derivatives[Sig].Fwd, Derivatives[Sig].Rev,
+                          Derivatives[Sig].Tangent})
+        if (F)
+          scalarizeLanes(*F, FAM);
   }
   reportUnlocatedRefusals();
 }

@@ -204,12 +204,14 @@ private:
 };
 
 /// The type the reverse sweep returns: a struct of the adjoints of the out
-/// arguments, in order.
+/// arguments, in order (in vector mode, each in \p Width lanes).
 llvm::StructType *reverseResultType(llvm::FunctionType *FT,
-                                    llvm::ArrayRef<ArgActivity> Args);
+                                    llvm::ArrayRef<ArgActivity> Args,
+                                    unsigned Width = 1);
 /// The type the forward sweep returns for a primal returning \p RetTy: the
-/// same, or {value, shadow} for pointers and aggregates holding pointers.
-llvm::Type *forwardReturnType(llvm::Type *RetTy);
+/// same, or {value, shadow} for pointers and aggregates holding pointers
+/// (in vector mode, {value, shadows in \p Width lanes}).
+llvm::Type *forwardReturnType(llvm::Type *RetTy, unsigned Width = 1);
 /// The type a tangent function of width \p Width returns for a primal
 /// returning \p RetTy: the same, or {value, tangents} where the value
 /// carries floating-point data or pointers (the tangents in lanes,

@@ -11,6 +11,7 @@
 #include "Reverse/GradientGenerator.h"
 #include "Support/Cloning.h"
 #include "Support/GeneratedCode.h"
+#include "Support/Lanes.h"
 #include "Support/ParallelRegions.h"
 #include "Support/RefusedCalls.h"
 
@@ -36,9 +37,9 @@ Value *GradientGenerator::fwdValue(Value *V) {
 Value *GradientGenerator::fwdShadow(Value *V) {
   // Null pointers (in every pointer field of an aggregate) where there is
   // no shadow.
-  Constant *None = Constant::getNullValue(V->getType());
+  Constant *None = Constant::getNullValue(twinType(V->getType()));
   if (auto *C = dyn_cast<Constant>(V)) {
-    Constant *S = D.shadowOfConstant(C, /*Lane=*/0, Sig.Level);
+    Constant *S = constantShadow(C);
     return S ? S : None;
   }
   Value *S = FwdShadows.lookup(V);
@@ -109,6 +110,10 @@ void GradientGenerator::forwardInstruction(Instruction &I) {
       IRBuilder<> B(FwdI->getNextNode());
       if (Checkpointed)
         return storePointerShadow(B, *SI);
+      if (W > 1)
+        return storeLanes(B, V->getType(), shadowOrSink(B, V), fwdShadow(Ptr),
+                          shadowAlign(SI->getAlign()), W,
+                          [](Instruction &, unsigned) {});
       B.CreateAlignedStore(shadowOrSink(B, V), fwdShadow(Ptr),
                            shadowAlign(SI->getAlign()), SI->isVolatile());
     }
@@ -132,7 +137,8 @@ Value *GradientGenerator::shadowOrSink(IRBuilder<> &B, Value *V) {
   if (!V->getType()->isPointerTy() || AI.hasShadow(V) ||
       isa<ConstantPointerNull, UndefValue, Function>(V))
     return fwdShadow(V);
-  return B.CreateCall(D.abi().sinkOf(), {fwdValue(V)});
+  // One place for every lane: its adjoints are dropped, whichever lane's.
+  return splatLanes(B, B.CreateCall(D.abi().sinkOf(), {fwdValue(V)}), W);
 }
 
 Value *GradientGenerator::aggregateShadowOrSink(IRBuilder<> &B, Value *Agg) {
@@ -144,7 +150,7 @@ Value *GradientGenerator::aggregateShadowOrSink(IRBuilder<> &B, Value *Agg) {
       aggregateShadowOrSink(B, IV->getAggregateOperand()),
       carriesPointer(Inserted->getType())
           ? shadowOrSink(B, Inserted)
-          : Constant::getNullValue(Inserted->getType()),
+          : Constant::getNullValue(twinType(Inserted->getType())),
       IV->getIndices());
 }
 
@@ -158,13 +164,16 @@ void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {
     Value *Bytes = B.CreateMul(
         B.CreateZExtOrTrunc(fwdValue(Alloca->getArraySize()), B.getInt64Ty()),
         B.getInt64(DL.getTypeAllocSize(Alloca->getAllocatedType())));
-    S = B.CreateCall(slotShadowAlloc(), {Bytes});
+    S = makeLanes(B, W, [&](unsigned) -> Value * {
+      return B.CreateCall(slotShadowAlloc(), {Bytes});
+    });
   } else if (auto *Phi = dyn_cast<PHINode>(&I)) {
     // Phis go ahead of the block's debug records: insert through the
     // block's first-non-phi iterator, not an instruction position.
     BasicBlock *FwdBB = FwdI->getParent();
     B.SetInsertPoint(FwdBB, FwdBB->getFirstNonPHIIt());
-    PHINode *Twin = B.CreatePHI(Phi->getType(), Phi->getNumIncomingValues());
+    PHINode *Twin =
+        B.CreatePHI(twinType(Phi->getType()), Phi->getNumIncomingValues());
     ShadowPhis.push_back({Phi, Twin});
     S = Twin;
   } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
@@ -176,8 +185,11 @@ void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {
     Value *Slot = Checkpointed
                       ? pointerShadowSlot(B, fwdValue(Ptr), fwdShadow(Ptr))
                       : fwdShadow(Ptr);
-    S = B.CreateAlignedLoad(LI->getType(), Slot, shadowAlign(LI->getAlign()),
-                            LI->isVolatile());
+    S = W > 1 ? loadLanes(B, LI->getType(), Slot, shadowAlign(LI->getAlign()),
+                          W, [](Instruction &, unsigned) {})
+              : B.CreateAlignedLoad(LI->getType(), Slot,
+                                    shadowAlign(LI->getAlign()),
+                                    LI->isVolatile());
     if (Checkpointed)
       S = sinkForNullShadows(B, FwdI, S);
   } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
@@ -189,10 +201,8 @@ void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {
   } else {
     // GEP, addrspacecast, freeze, extractvalue: the same operation on the
     // shadow.
-    Instruction *Twin = FwdI->clone();
-    Twin->setOperand(0, fwdShadow(I.getOperand(0)));
-    B.Insert(Twin);
-    S = Twin;
+    S = shadowOfAddress(B, *FwdI, fwdShadow(I.getOperand(0)),
+                        [](Value *Op) { return Op; });
   }
   S->setName(I.getName() + "'");
   FwdShadows[&I] = S;
@@ -236,6 +246,8 @@ void GradientGenerator::forwardReturn(ReturnInst &RI) {
 /// blocks have shadow blocks.
 void GradientGenerator::forwardNestedRuntime(CallBase &Call, NestedRuntime Kind,
                                              Instruction *FwdI) {
+  if (refusedInVectorMode(Call, "code that itself differentiates"))
+    return;
   IRBuilder<> B(FwdI->getNextNode());
   B.SetCurrentDebugLocation(FwdI->getDebugLoc());
   Value *Arg0 = Call.arg_size() ? Call.getArgOperand(0) : nullptr;
@@ -294,10 +306,13 @@ void GradientGenerator::forwardNestedRuntime(CallBase &Call, NestedRuntime Kind,
 /// differentiation) knows it too.
 Value *GradientGenerator::reallocShadow(IRBuilder<> &B, CallBase &Call,
                                         Value *Old, Value *Bytes) {
-  CallInst *Shadow =
-      B.CreateCall(D.abi().shadowRealloc(), {fwdShadow(Old), Bytes});
-  recordCopiedKindOf(*Shadow, Call);
-  return Shadow;
+  Value *OldShadows = fwdShadow(Old);
+  return makeLanes(B, W, [&](unsigned Lane) -> Value * {
+    CallInst *Shadow = B.CreateCall(D.abi().shadowRealloc(),
+                                    {laneOf(B, OldShadows, Lane, W), Bytes});
+    recordCopiedKindOf(*Shadow, Call);
+    return Shadow;
+  });
 }
 
 void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
@@ -322,11 +337,17 @@ void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
     return forwardDifferentiatedCall(Call, cast<CallBase>(FwdI));
   case CalleeKind::Alloc:
   case CalleeKind::Calloc:
-  case CalleeKind::AlignedAlloc:
-    Shadow = Checkpointed ? derivedArenaShadow(B, FwdI)
-                          : B.CreateCall(D.abi().shadowAlloc(),
-                                         {allocatedBytes(B, Info.Kind, Arg)});
+  case CalleeKind::AlignedAlloc: {
+    if (Checkpointed) {
+      Shadow = derivedArenaShadow(B, FwdI);
+      break;
+    }
+    Value *Bytes = allocatedBytes(B, Info.Kind, Arg);
+    Shadow = makeLanes(B, W, [&](unsigned) -> Value * {
+      return B.CreateCall(D.abi().shadowAlloc(), {Bytes});
+    });
     break;
+  }
   case CalleeKind::Realloc:
     Shadow = reallocShadow(B, Call, Call.getArgOperand(0), Arg(1));
     break;
@@ -344,16 +365,20 @@ void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
         return;
       }
       // Pointers out of memory without shadows get their places in the sink
-      // (shadowOrSink).
+      // (shadowOrSink); each lane copies its own shadows.
       if (!AI.hasShadow(Src)) {
-        B.CreateCall(D.abi().sinkFill(),
-                     {fwdShadow(Dst), fwdValue(Src), Arg(2)});
+        Value *Bytes = Arg(2);
+        forEachLane(B, fwdShadow(Dst), W, [&](Value *DstShadow) {
+          B.CreateCall(D.abi().sinkFill(), {DstShadow, fwdValue(Src), Bytes});
+        });
         return;
       }
-      auto *Copy = cast<CallBase>(FwdI->clone());
-      Copy->setArgOperand(0, fwdShadow(Dst));
-      Copy->setArgOperand(1, fwdShadow(Src));
-      B.Insert(Copy);
+      for (unsigned Lane = 0; Lane < W; ++Lane) {
+        auto *Copy = cast<CallBase>(FwdI->clone());
+        Copy->setArgOperand(0, laneOf(B, fwdShadow(Dst), Lane, W));
+        Copy->setArgOperand(1, laneOf(B, fwdShadow(Src), Lane, W));
+        B.Insert(Copy);
+      }
     }
     return;
   }
@@ -381,17 +406,23 @@ Value *GradientGenerator::forwardByValShadow(CallBase &Call, unsigned ArgNo) {
   auto *FwdCall = cast<Instruction>(FwdMap[&Call]);
   IRBuilder<> B(FwdCall);
   Type *Ty = Call.getParamByValType(ArgNo);
-  Value *Copy =
-      B.CreateCall(slotShadowAlloc(), {B.getInt64(DL.getTypeAllocSize(Ty))});
-  emitCopyPointerShadows(B, Ty, Copy, fwdShadow(Call.getArgOperand(ArgNo)));
-  FwdCallFields[{&Call, ByValShadowField + ArgNo}] = Copy;
-  return Copy;
+  Value *Shadows = fwdShadow(Call.getArgOperand(ArgNo));
+  Value *Copies = makeLanes(B, W, [&](unsigned Lane) -> Value * {
+    Value *Copy =
+        B.CreateCall(slotShadowAlloc(), {B.getInt64(DL.getTypeAllocSize(Ty))});
+    emitCopyPointerShadows(B, Ty, Copy, laneOf(B, Shadows, Lane, W));
+    return Copy;
+  });
+  FwdCallFields[{&Call, ByValShadowField + ArgNo}] = Copies;
+  return Copies;
 }
 
 void GradientGenerator::forwardDifferentiatedCall(CallBase &Call,
                                                   CallBase *FwdCall) {
   Function *Callee = Call.getCalledFunction();
   DiffSignature S = signatureAt(Call, Callee);
+  if (callRefusedInVectorMode(Call))
+    return;
   if (isParallelRegionCall(Call))
     return forwardParallelCall(Call, FwdCall, S);
   SmallVector<Value *, 8> Args(FwdCall->args());
@@ -417,7 +448,7 @@ void GradientGenerator::forwardDifferentiatedCall(CallBase &Call,
     New->setAttributes(Attrs);
     return New;
   };
-  Type *ResultTy = forwardReturnType(Call.getType());
+  Type *ResultTy = forwardReturnType(Call.getType(), W);
   Value *Result = Callee
                       ? EmitFwd(B, Callee)
                       : dispatchIndirect(B, Call, FwdCall->getCalledOperand(),

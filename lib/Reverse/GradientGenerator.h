@@ -182,7 +182,8 @@ private:
   llvm::Value *takeAdjoint(llvm::Value *V);
   void addAdjoint(llvm::Value *V, llvm::Value *D);
   /// shadow[PrimalPtr] += D.
-  void addToShadowMemory(llvm::Value *PrimalPtr, llvm::Value *D,
+  /// (\p Ty: the type of the primal value, of which \p D is the adjoint.)
+  void addToShadowMemory(llvm::Value *PrimalPtr, llvm::Type *Ty, llvm::Value *D,
                          llvm::Align Alignment);
   llvm::AllocaInst *adjointSlot(llvm::Value *V);
 
@@ -232,6 +233,37 @@ private:
   /// that have none (so that shadow memory never aliases primal memory).
   llvm::Value *fwdShadow(llvm::Value *V);
 
+  // ---- Vector mode (enzyme_width): W adjoints per value, W shadows per
+  // pointer, in lanes (Support/Lanes.h) ----
+  /// The type of the shadow or adjoint of a value of type \p T.
+  llvm::Type *twinType(llvm::Type *T) const;
+  /// The type of a record field of kind \p Kind about \p V.
+  llvm::Type *fieldType(llvm::Value *V, unsigned Kind) const {
+    return Kind == ShadowField ? twinType(V->getType()) : V->getType();
+  }
+  /// The shadow, in lanes, of constant \p C (null lanes where it has none),
+  /// or null.
+  llvm::Constant *constantShadow(llvm::Constant *C);
+  /// \p Adj times the primal value \p Partial in every lane.
+  llvm::Value *scaledAdjoint(llvm::IRBuilder<> &B, llvm::Value *Adj,
+                             llvm::Value *Partial);
+  /// The shadow of address arithmetic \p I (a GEP, addrspacecast, freeze or
+  /// extractvalue) on \p BaseShadow, the shadow of its operand 0; the other
+  /// operands from \p Operand.
+  llvm::Value *
+  shadowOfAddress(llvm::IRBuilder<> &B, llvm::Instruction &I,
+                  llvm::Value *BaseShadow,
+                  llvm::function_ref<llvm::Value *(llvm::Value *)> Operand);
+  /// Refuses the SIMD values that have derivatives, in vector mode; true if
+  /// there were any.
+  bool refusedSimdInVectorMode();
+  /// Refuses \p I, which \p What describes, in vector mode; true if it did.
+  bool refusedInVectorMode(const llvm::Instruction &I, const llvm::Twine &What);
+  /// The same for a call of a differentiated callee that vector mode
+  /// cannot make: into a parallel region, or through a rule (which takes
+  /// one shadow per argument).
+  bool callRefusedInVectorMode(const llvm::CallBase &Call);
+
   // ---- Shared ----
   /// Emits code selecting on the run-time callee of an indirect call: one
   /// branch per possible target, \p EmitCall producing the call for one.
@@ -252,6 +284,8 @@ private:
 
   Differentiator &D;
   DiffSignature Sig;
+  /// Adjoints per value (Sig.Width).
+  unsigned W;
   /// Generating for checkpointed code (isCheckpointedCode).
   bool Checkpointed;
   llvm::Function &P;

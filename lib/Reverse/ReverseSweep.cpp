@@ -17,6 +17,7 @@
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
 #include "Support/IndirectDispatch.h"
+#include "Support/Lanes.h"
 #include "Support/LibraryOutputs.h"
 #include "Support/LibraryRules.h"
 #include "Support/MarkerCalls.h"
@@ -28,8 +29,8 @@
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/PatternMatch.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/IR/PatternMatch.h"
 
 using namespace llvm;
 
@@ -58,9 +59,10 @@ AllocaInst *GradientGenerator::adjointSlot(Value *V) {
   AllocaInst *&Slot = AdjointSlots[V];
   if (!Slot) {
     IRBuilder<> B(RevEntry, RevEntry->begin());
-    Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".adj");
+    Type *Ty = twinType(V->getType());
+    Slot = B.CreateAlloca(Ty, nullptr, V->getName() + ".adj");
     B.SetInsertPoint(RevEntry->getTerminator());
-    B.CreateStore(zeroAdjoint(V->getType()), Slot);
+    B.CreateStore(zeroAdjoint(Ty), Slot);
   }
   return Slot;
 }
@@ -69,8 +71,9 @@ Value *GradientGenerator::takeAdjoint(Value *V) {
   if (!AI.isActive(V))
     return nullptr;
   AllocaInst *Slot = adjointSlot(V);
-  Value *D = RB.CreateLoad(V->getType(), Slot);
-  RB.CreateStore(zeroAdjoint(V->getType()), Slot);
+  Type *Ty = Slot->getAllocatedType();
+  Value *D = RB.CreateLoad(Ty, Slot);
+  RB.CreateStore(zeroAdjoint(Ty), Slot);
   return D;
 }
 
@@ -78,12 +81,12 @@ void GradientGenerator::addAdjoint(Value *V, Value *Adj) {
   if (!Adj || isa<Constant>(V) || !AI.isActive(V))
     return;
   AllocaInst *Slot = adjointSlot(V);
-  Value *Old = RB.CreateLoad(V->getType(), Slot);
+  Value *Old = RB.CreateLoad(Slot->getAllocatedType(), Slot);
   RB.CreateStore(addAdjoints(RB, Old, Adj), Slot);
 }
 
-void GradientGenerator::addToShadowMemory(Value *PrimalPtr, Value *Adj,
-                                          Align Alignment) {
+void GradientGenerator::addToShadowMemory(Value *PrimalPtr, Type *Ty,
+                                          Value *Adj, Align Alignment) {
   Value *ShadowPtr = shadow(PrimalPtr);
   // Other threads of a parallel region may be adding to the same adjoint
   // (they read the same memory); race-free primal code gives no thread's
@@ -93,11 +96,11 @@ void GradientGenerator::addToShadowMemory(Value *PrimalPtr, Value *Adj,
       addAtomically(RB, DL, ShadowPtr, Adj);
     return;
   }
-  LoadInst *Old = RB.CreateAlignedLoad(Adj->getType(), ShadowPtr, Alignment);
-  StoreInst *New =
-      RB.CreateAlignedStore(addAdjoints(RB, Old, Adj), ShadowPtr, Alignment);
-  noteMemoryAccess(Old, PrimalPtr);
-  noteMemoryAccess(New, PrimalPtr);
+  auto Note = [&](Instruction &Access, unsigned) {
+    noteMemoryAccess(&Access, PrimalPtr);
+  };
+  Value *Old = loadLanes(RB, Ty, ShadowPtr, Alignment, W, Note);
+  storeLanes(RB, Ty, addAdjoints(RB, Old, Adj), ShadowPtr, Alignment, W, Note);
 }
 
 Value *GradientGenerator::primal(Value *V) {
@@ -148,10 +151,11 @@ void GradientGenerator::buildReverse() {
     if (Sig.Args[A.getArgNo()] != ArgActivity::Out)
       continue;
     AllocaInst *Slot = AdjointSlots.lookup(&A);
-    Value *Adj = Constant::getNullValue(A.getType());
+    Type *Ty = twinType(A.getType());
+    Value *Adj = Constant::getNullValue(Ty);
     // Adding +0.0 turns an untouched -0.0 into the 0.0 users expect.
     if (Slot)
-      Adj = addAdjoints(RB, RB.CreateLoad(A.getType(), Slot), Adj);
+      Adj = addAdjoints(RB, RB.CreateLoad(Ty, Slot), Adj);
     Result = RB.CreateInsertValue(Result, Adj, Index++);
   }
   RB.CreateRet(Result);
@@ -289,7 +293,9 @@ void GradientGenerator::reverseInstruction(Instruction &I) {
           InsertElementInst, ShuffleVectorInst>(I))
     return reverseAggregate(I);
   if (isa<AllocaInst>(I) && AI.hasShadow(&I))
-    return (void)RB.CreateCall(slotShadowFree(), {shadow(&I)});
+    return forEachLane(RB, shadow(&I), W, [&](Value *Shadow) {
+      RB.CreateCall(slotShadowFree(), {Shadow});
+    });
   if (isa<BitCastInst>(I) && AI.isVaried(I.getOperand(0)) &&
       !carriesFloat(I.getType()))
     return unsupported(I, "floating-point value reinterpreted as bits; its "
@@ -319,24 +325,25 @@ void GradientGenerator::reverseArithmetic(Instruction &I) {
     return;
   case Instruction::FMul:
     if (Active(0))
-      addAdjoint(A, RB.CreateFMul(Adj, primal(I.getOperand(1))));
+      addAdjoint(A, scaledAdjoint(RB, Adj, primal(I.getOperand(1))));
     if (Active(1))
-      addAdjoint(I.getOperand(1), RB.CreateFMul(Adj, primal(A)));
+      addAdjoint(I.getOperand(1), scaledAdjoint(RB, Adj, primal(A)));
     return;
   case Instruction::FDiv: {
     // A reciprocal r = 1 / b: db = -(d r) r, with no division.
     if (match(A, PatternMatch::m_FPOne())) {
       Value *R = primal(&I);
-      addAdjoint(I.getOperand(1),
-                 RB.CreateFNeg(RB.CreateFMul(RB.CreateFMul(Adj, R), R)));
+      addAdjoint(I.getOperand(1), RB.CreateFNeg(scaledAdjoint(
+                                      RB, scaledAdjoint(RB, Adj, R), R)));
       return;
     }
     // a / b: da = d / b, db = -(d / b) * (a / b).
-    Value *Quotient = RB.CreateFDiv(Adj, primal(I.getOperand(1)));
+    Value *Quotient =
+        RB.CreateFDiv(Adj, splatLanes(RB, primal(I.getOperand(1)), W));
     addAdjoint(A, Quotient);
     if (Active(1))
       addAdjoint(I.getOperand(1),
-                 RB.CreateFNeg(RB.CreateFMul(Quotient, primal(&I))));
+                 RB.CreateFNeg(scaledAdjoint(RB, Quotient, primal(&I))));
     return;
   }
   case Instruction::FRem: {
@@ -345,7 +352,7 @@ void GradientGenerator::reverseArithmetic(Instruction &I) {
     if (Active(1)) {
       Value *Q = RB.CreateFDiv(primal(A), primal(I.getOperand(1)));
       Value *T = RB.CreateUnaryIntrinsic(Intrinsic::trunc, Q);
-      addAdjoint(I.getOperand(1), RB.CreateFNeg(RB.CreateFMul(Adj, T)));
+      addAdjoint(I.getOperand(1), RB.CreateFNeg(scaledAdjoint(RB, Adj, T)));
     }
     return;
   }
@@ -353,10 +360,10 @@ void GradientGenerator::reverseArithmetic(Instruction &I) {
     addAdjoint(A, RB.CreateFNeg(Adj));
     return;
   case Instruction::FPExt:
-    addAdjoint(A, RB.CreateFPTrunc(Adj, A->getType()));
+    addAdjoint(A, RB.CreateFPTrunc(Adj, twinType(A->getType())));
     return;
   case Instruction::FPTrunc:
-    addAdjoint(A, RB.CreateFPExt(Adj, A->getType()));
+    addAdjoint(A, RB.CreateFPExt(Adj, twinType(A->getType())));
     return;
   case Instruction::Freeze:
     addAdjoint(A, Adj);
@@ -380,7 +387,10 @@ void GradientGenerator::reverseAggregate(Instruction &I) {
   Value *Adj = takeAdjoint(&I);
   if (!Adj)
     return;
-  auto Zero = [](Type *T) { return zeroAdjoint(T); };
+  auto Zero = [&](Type *T) { return zeroAdjoint(twinType(T)); };
+  if (!isa<ExtractValueInst, InsertValueInst>(I) &&
+      refusedInVectorMode(I, "SIMD vector values"))
+    return;
   if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
     Value *Agg = EV->getAggregateOperand();
     addAdjoint(
@@ -426,12 +436,15 @@ void GradientGenerator::reverseLoad(LoadInst &LI) {
   Value *Adj = takeAdjoint(&LI);
   if (!Adj)
     return;
-  addToShadowMemory(LI.getPointerOperand(), Adj, shadowAlign(LI.getAlign()));
+  addToShadowMemory(LI.getPointerOperand(), LI.getType(), Adj,
+                    shadowAlign(LI.getAlign()));
 }
 
 /// `#pragma omp atomic` s += v: v's adjoint is s's, which the update
 /// leaves as it is (other threads read it too, atomically).
 void GradientGenerator::reverseAtomicAccumulation(AtomicRMWInst &RMW) {
+  if (refusedInVectorMode(RMW, "an atomic update"))
+    return;
   AtomicRMWInst::BinOp Op = RMW.getOperation();
   if ((Op != AtomicRMWInst::FAdd && Op != AtomicRMWInst::FSub) ||
       AI.isActive(&RMW))
@@ -457,13 +470,13 @@ void GradientGenerator::reverseStore(StoreInst &SI) {
   // The stored value overwrote whatever adjoint the location held: it moves
   // to the stored value, and the location starts from zero before the store.
   Value *ShadowPtr = shadow(Ptr);
-  LoadInst *Adj =
-      RB.CreateAlignedLoad(V->getType(), ShadowPtr, shadowAlign(SI.getAlign()));
-  StoreInst *Zero =
-      RB.CreateAlignedStore(Constant::getNullValue(V->getType()), ShadowPtr,
-                            shadowAlign(SI.getAlign()));
-  noteMemoryAccess(Adj, Ptr);
-  noteMemoryAccess(Zero, Ptr);
+  auto Note = [&](Instruction &Access, unsigned) {
+    noteMemoryAccess(&Access, Ptr);
+  };
+  Value *Adj = loadLanes(RB, V->getType(), ShadowPtr,
+                         shadowAlign(SI.getAlign()), W, Note);
+  storeLanes(RB, V->getType(), Constant::getNullValue(twinType(V->getType())),
+             ShadowPtr, shadowAlign(SI.getAlign()), W, Note);
   addAdjoint(V, Adj);
 }
 
@@ -476,8 +489,11 @@ void GradientGenerator::reverseIntegerStore(StoreInst &SI) {
   Value *V = SI.getValueOperand();
   if (isa<Constant>(V)) {
     uint64_t Bytes = DL.getTypeStoreSize(V->getType());
-    RB.CreateMemSet(shadow(SI.getPointerOperand()), RB.getInt8(0), Bytes,
-                    shadowAlign(SI.getAlign()));
+    forEachLane(RB, shadow(SI.getPointerOperand()), W, [&](Value *Shadow) {
+      RB.CreateMemSet(Shadow, RB.getInt8(0), Bytes,
+                      W == 1 ? MaybeAlign(shadowAlign(SI.getAlign()))
+                             : MaybeAlign());
+    });
     return;
   }
   // In a step function, arguments and results go through records.
@@ -529,9 +545,12 @@ void GradientGenerator::reverseCall(CallBase &Call) {
   case CalleeKind::MemSet: {
     // Memory overwritten with a constant passes no adjoint on.
     Value *Dst = Call.getArgOperand(0);
-    if (AI.hasShadow(Dst))
-      RB.CreateMemSet(shadow(Dst), RB.getInt8(0), primal(Call.getArgOperand(2)),
-                      MaybeAlign());
+    if (AI.hasShadow(Dst)) {
+      Value *Bytes = primal(Call.getArgOperand(2));
+      forEachLane(RB, shadow(Dst), W, [&](Value *Shadow) {
+        RB.CreateMemSet(Shadow, RB.getInt8(0), Bytes, MaybeAlign());
+      });
+    }
     return;
   }
   case CalleeKind::Alloc:
@@ -539,7 +558,9 @@ void GradientGenerator::reverseCall(CallBase &Call) {
   case CalleeKind::AlignedAlloc:
     if (Checkpointed)
       return reverseArenaAllocation(Call, Info.Kind);
-    RB.CreateCall(D.abi().shadowRelease(), {shadow(&Call)});
+    forEachLane(RB, shadow(&Call), W, [&](Value *Shadow) {
+      RB.CreateCall(D.abi().shadowRelease(), {Shadow});
+    });
     return;
   case CalleeKind::Realloc:
     return reverseRealloc(Call);
@@ -548,7 +569,9 @@ void GradientGenerator::reverseCall(CallBase &Call) {
     // An arena block's adjoints stay where they are, derived from its
     // address.
     if (AI.hasShadow(Ptr) && !Checkpointed)
-      RB.CreateCall(D.abi().shadowNoteFree(), {shadow(Ptr)});
+      forEachLane(RB, shadow(Ptr), W, [&](Value *Shadow) {
+        RB.CreateCall(D.abi().shadowNoteFree(), {Shadow});
+      });
     return;
   }
   case CalleeKind::PointerCast:
@@ -580,8 +603,12 @@ void GradientGenerator::reverseLibraryOutputs(CallBase &Call) {
     return;
   auto Drop = [&](unsigned ArgNo, function_ref<Value *()> Bytes) {
     Value *Ptr = Call.getArgOperand(ArgNo);
-    if (AI.hasShadow(Ptr))
-      RB.CreateMemSet(shadow(Ptr), RB.getInt8(0), Bytes(), MaybeAlign());
+    if (!AI.hasShadow(Ptr))
+      return;
+    Value *N = Bytes();
+    forEachLane(RB, shadow(Ptr), W, [&](Value *Shadow) {
+      RB.CreateMemSet(Shadow, RB.getInt8(0), N, MaybeAlign());
+    });
   };
   if (Callee->getName() == "__capsule_replay_take_bytes")
     return Drop(0, [&] { return primal(Call.getArgOperand(1)); });
@@ -615,15 +642,21 @@ void GradientGenerator::reverseMath(CallBase &Call, MathOp Op) {
     CallBase *S = siblingMathCall(Call, O, /*OnlyBefore=*/false);
     return S ? primal(S) : nullptr;
   };
+  // In vector mode the rule's partial derivatives (the seed 1) scale every
+  // lane.
+  Value *Seed = W == 1 ? Adj : ConstantFP::get(Call.getType(), 1.0);
   SmallVector<Value *, 3> Adjs = mathAdjoints(
-      RB, Op, N, Wanted, PrimalOperands{Arg, Result, Sibling}, Adj);
+      RB, Op, N, Wanted, PrimalOperands{Arg, Result, Sibling}, Seed);
   for (unsigned I = 0; I < N; ++I)
-    addAdjoint(Call.getArgOperand(I), Adjs[I]);
+    addAdjoint(Call.getArgOperand(I),
+               W == 1 || !Adjs[I] ? Adjs[I] : scaledAdjoint(RB, Adj, Adjs[I]));
 }
 
 /// Argument k's adjoint gains the sum over the result's scalars j of
 /// adjoint_j * d result_j / d argument_k, scalar by scalar.
 void GradientGenerator::reverseComplexMath(CallBase &Call, MathOp Op) {
+  if (refusedInVectorMode(Call, "complex arithmetic"))
+    return;
   Value *Adj = takeAdjoint(&Call);
   if (!Adj)
     return;
@@ -675,6 +708,8 @@ void GradientGenerator::reverseDifferentiatedCall(CallBase &Call) {
     checkHandedInteger(Call, Arg);
   }
   DiffSignature S = signatureAt(Call, Callee);
+  if (callRefusedInVectorMode(Call))
+    return;
   for (unsigned I = 0; I < S.Args.size(); ++I)
     if (S.Args[I] == ArgActivity::Dup && Call.isByValArgument(I) &&
         holdsUnion(Call.getParamByValType(I)))
@@ -704,9 +739,9 @@ void GradientGenerator::reverseDifferentiatedCall(CallBase &Call) {
   Value *Result =
       Callee
           ? EmitRev(RB, Callee)
-          : dispatchIndirect(RB, Call, primal(Call.getCalledOperand()),
-                             reverseResultType(Call.getFunctionType(), S.Args),
-                             EmitRev);
+          : dispatchIndirect(
+                RB, Call, primal(Call.getCalledOperand()),
+                reverseResultType(Call.getFunctionType(), S.Args, W), EmitRev);
   unsigned Index = 0;
   for (unsigned I = 0; I < S.Args.size(); ++I) {
     if (S.Args[I] == ArgActivity::Out)
@@ -719,11 +754,15 @@ void GradientGenerator::reverseDifferentiatedCall(CallBase &Call) {
 /// The callee's copy of a byval argument had its own shadow; the adjoints
 /// it gathered belong to the caller's object it was copied from.
 void GradientGenerator::reverseByValShadow(CallBase &Call, unsigned ArgNo) {
-  Value *Copy =
-      recordField(Current, &Call, ByValShadowField + ArgNo, RB.getPtrTy());
-  emitReturnCopyAdjoints(RB, D.abi(), Call.getParamByValType(ArgNo),
-                         shadow(Call.getArgOperand(ArgNo)), Copy);
-  RB.CreateCall(slotShadowFree(), {Copy});
+  Value *Copies = recordField(Current, &Call, ByValShadowField + ArgNo,
+                              twinType(RB.getPtrTy()));
+  Value *Shadows = shadow(Call.getArgOperand(ArgNo));
+  for (unsigned Lane = 0; Lane < W; ++Lane) {
+    Value *Copy = laneOf(RB, Copies, Lane, W);
+    emitReturnCopyAdjoints(RB, D.abi(), Call.getParamByValType(ArgNo),
+                           laneOf(RB, Shadows, Lane, W), Copy);
+    RB.CreateCall(slotShadowFree(), {Copy});
+  }
 }
 
 /// An inner derivative call's runtime calls move addresses, not values
@@ -734,6 +773,8 @@ void GradientGenerator::reverseByValShadow(CallBase &Call, unsigned ArgNo) {
 /// which time nothing of this call reads it.
 void GradientGenerator::reverseNestedRuntime(CallBase &Call,
                                              NestedRuntime Kind) {
+  if (refusedInVectorMode(Call, "code that itself differentiates"))
+    return;
   Value *Block = Call.arg_size() ? Call.getArgOperand(0) : nullptr;
   switch (Kind) {
   case NestedRuntime::TangentAlloc:
@@ -804,15 +845,20 @@ void GradientGenerator::reverseMemTransfer(CallBase &Call) {
   Value *Len =
       RB.CreateZExtOrTrunc(primal(Call.getArgOperand(2)), RB.getInt64Ty());
   if (!AI.hasShadow(Src)) {
-    RB.CreateMemSet(shadow(Dst), RB.getInt8(0), Len, MaybeAlign());
+    forEachLane(RB, shadow(Dst), W, [&](Value *DstShadow) {
+      RB.CreateMemSet(DstShadow, RB.getInt8(0), Len, MaybeAlign());
+    });
     return;
   }
   Type *ElemTy = scalarTypeOf(Kind, RB.getContext());
   // Other threads of a parallel region may read the source too; the
   // destination is this thread's, as a store's.
   bool Shared = Sig.Parallel && !threadPrivate(Src);
-  RB.CreateCall(D.abi().copyAdjoint(ElemTy, Shared),
-                {shadow(Src), shadow(Dst), Len});
+  Value *SrcShadows = shadow(Src), *DstShadows = shadow(Dst);
+  for (unsigned Lane = 0; Lane < W; ++Lane)
+    RB.CreateCall(D.abi().copyAdjoint(ElemTy, Shared),
+                  {laneOf(RB, SrcShadows, Lane, W),
+                   laneOf(RB, DstShadows, Lane, W), Len});
 }
 
 /// Before an arena block was allocated its memory held nothing the
@@ -830,7 +876,9 @@ void GradientGenerator::reverseArenaAllocation(CallBase &Call,
 
 void GradientGenerator::reverseRealloc(CallBase &Call) {
   reverseReallocCopy(Call);
-  RB.CreateCall(D.abi().shadowRelease(), {shadow(&Call)});
+  forEachLane(RB, shadow(&Call), W, [&](Value *Shadow) {
+    RB.CreateCall(D.abi().shadowRelease(), {Shadow});
+  });
 }
 
 /// The adjoint of the copy realloc \p Call (or an inner derivative's realloc
@@ -841,9 +889,13 @@ void GradientGenerator::reverseReallocCopy(CallBase &Call) {
   Value *Old = Call.getArgOperand(0);
   if (Kind == ElementKind::F64 || Kind == ElementKind::F32) {
     Type *ElemTy = scalarTypeOf(Kind, RB.getContext());
-    if (AI.hasShadow(Old))
-      RB.CreateCall(D.abi().reallocAdjoint(ElemTy),
-                    {shadow(Old), shadow(&Call)});
+    if (!AI.hasShadow(Old))
+      return;
+    Value *OldShadows = shadow(Old), *NewShadows = shadow(&Call);
+    for (unsigned Lane = 0; Lane < W; ++Lane)
+      RB.CreateCall(
+          D.abi().reallocAdjoint(ElemTy),
+          {laneOf(RB, OldShadows, Lane, W), laneOf(RB, NewShadows, Lane, W)});
   } else if (Kind == ElementKind::Unknown) {
     unsupported(Call, "cannot tell whether this reallocation moves "
                       "floating-point data");

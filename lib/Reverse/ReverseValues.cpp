@@ -42,8 +42,8 @@ Value *GradientGenerator::reverseValue(Value *V, unsigned Kind) {
   if (auto *C = dyn_cast<Constant>(V)) {
     if (Kind == PrimalField)
       return C;
-    Constant *S = D.shadowOfConstant(C, /*Lane=*/0, Sig.Level);
-    return S ? S : Constant::getNullValue(V->getType());
+    Constant *S = constantShadow(C);
+    return S ? S : Constant::getNullValue(twinType(V->getType()));
   }
   Record &R = Records[Current];
   if (Value *Known = R.Loaded.lookup({V, Kind}))
@@ -66,7 +66,7 @@ Value *GradientGenerator::reverseValue(Value *V, unsigned Kind) {
   else if (I && Kind == PrimalField && cheapToRedo(*I, RedoDepth))
     Result = recompute(*I, Kind);
   else
-    return recordField(Current, V, Kind, V->getType());
+    return recordField(Current, V, Kind, fieldType(V, Kind));
   R.Loaded[{V, Kind}] = Result;
   return Result;
 }
@@ -153,6 +153,12 @@ bool GradientGenerator::cheapToRedo(Instruction &I, unsigned Depth) {
 }
 
 Value *GradientGenerator::recompute(Instruction &I, unsigned Kind) {
+  if (Kind == ShadowField && W > 1) {
+    IRBuilder<> B(Records[Current].HeaderEnd);
+    return shadowOfAddress(
+        B, I, reverseValue(I.getOperand(0), ShadowField),
+        [&](Value *Op) { return reverseValue(Op, PrimalField); });
+  }
   Instruction *Copy = I.clone();
   Copy->setDebugLoc(DebugLoc());
   for (unsigned K = 0; K < I.getNumOperands(); ++K)
@@ -179,21 +185,22 @@ Loop *GradientGenerator::hoistingLoop(BasicBlock *BB, Value *V) const {
 
 Value *GradientGenerator::hoistedValue(Loop *L, Value *V, unsigned Kind) {
   AllocaInst *&Slot = CacheSlots[{V, Kind}];
+  Type *Ty = fieldType(V, Kind);
   if (!Slot) {
     IRBuilder<> B(RevEntry, RevEntry->begin());
-    Slot = B.CreateAlloca(V->getType(), nullptr, V->getName() + ".cache");
+    Slot = B.CreateAlloca(Ty, nullptr, V->getName() + ".cache");
   }
   SmallVector<BasicBlock *, 4> Exits;
   L->getUniqueExitBlocks(Exits);
   for (BasicBlock *Exit : Exits) {
     if (!reachesExit(Exit) || !CachedAtExit.insert({Exit, V, Kind}).second)
       continue;
-    Value *Taped = recordField(Exit, V, Kind, V->getType());
+    Value *Taped = recordField(Exit, V, Kind, Ty);
     IRBuilder<> B(Records[Exit].HeaderEnd);
     B.CreateStore(Taped, Slot);
   }
   IRBuilder<> B(Records[Current].HeaderEnd);
-  return B.CreateLoad(V->getType(), Slot, V->getName() + ".cached");
+  return B.CreateLoad(Ty, Slot, V->getName() + ".cached");
 }
 
 /// libm functions are modelled as writing memory because they may set
@@ -355,6 +362,7 @@ DiffSignature GradientGenerator::signatureAt(const CallBase &Call,
   DiffSignature S = D.signatureAtCall(Call, Callee, AI);
   S.Untaped = Sig.Untaped;
   S.Level = Sig.Level;
+  S.Width = Sig.Width;
   S.Parallel = Sig.Parallel || isParallelRegionCall(Call);
   // Only reverse sweeps reload what stable arguments point to.
   if (!S.Untaped)

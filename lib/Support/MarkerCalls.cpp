@@ -2,9 +2,9 @@
 #include "Support/MarkerCalls.h"
 
 #include "Analysis/MemoryKinds.h"
-#include "Forward/Lanes.h"
 #include "Reverse/Differentiator.h"
 #include "Support/Diagnostics.h"
+#include "Support/Lanes.h"
 #include "Support/LinkTime.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -342,11 +342,18 @@ bool RequestParser::parseWidth() {
                   Twine(MaxLanes));
     Width = N->getZExtValue();
   }
-  if (Width > 1 && !Forward)
+  if (Width > 1 && Half != SplitHalf::None)
     return fail("'" + Name +
-                "' asks for vector mode, which Capsule has in forward mode "
-                "(__enzyme_fwddiff) only yet; in reverse mode, call the "
-                "gradient once per seed");
+                "' asks for vector mode, which split mode "
+                "(__enzyme_augmentfwd, __enzyme_reverse) does not support "
+                "yet; call the halves once per seed");
+  if (Width > 1 && markerKind(*cast<Function>(
+                       Call.getCalledOperand()->stripPointerCasts())) ==
+                       MarkerKind::AutodiffCheckpointed)
+    return fail("'" + Name +
+                "' asks for vector mode, which checkpointed gradients do "
+                "not support yet; call __capsule_autodiff_checkpointed once "
+                "per seed");
   return true;
 }
 
@@ -389,6 +396,17 @@ bool RequestParser::applyResultMarkers(Type *RetTy) {
     break;
   }
   llvm_unreachable("enzyme_primal_return and enzyme_noret are not activities");
+}
+
+StructType *markerAdjointsType(FunctionType *FT, ArrayRef<ArgActivity> Args,
+                               unsigned Width) {
+  if (Width == 1)
+    return reverseResultType(FT, Args);
+  SmallVector<Type *, 4> Arrays;
+  for (auto [K, Activity] : enumerate(Args))
+    if (Activity == ArgActivity::Out)
+      Arrays.push_back(ArrayType::get(FT->getParamType(K), Width));
+  return StructType::get(FT->getContext(), Arrays);
 }
 
 Value *convertMarkerArgument(CallBase &Call, Value *V, Type *To,
@@ -599,9 +617,16 @@ void RequestParser::shadowConstByValCopies() {
 bool RequestParser::checkResultType() {
   const DataLayout &DL = Call.getDataLayout();
   unsigned Outs = count(R.Sig.Args, ArgActivity::Out);
-  TypeSize Needed =
-      DL.getTypeStoreSize(reverseResultType(Fn->getFunctionType(), R.Sig.Args));
+  TypeSize Needed = DL.getTypeStoreSize(
+      markerAdjointsType(Fn->getFunctionType(), R.Sig.Args, Width));
   auto Mismatch = [&] {
+    if (Width > 1)
+      return fail("the call's return type does not fit the " + Twine(Width) +
+                  " adjoints of each of the " + Twine(Outs) +
+                  " out arguments of '" + displayName(*Fn) +
+                  "': use void or a struct with, per out argument, an array "
+                  "of " +
+                  Twine(Width) + " values of its type");
     return fail("the call's return type does not fit the " + Twine(Outs) +
                 " out arguments of '" + displayName(*Fn) +
                 "': use void, a floating-point type (one out argument) or a "
@@ -617,8 +642,16 @@ bool RequestParser::checkResultType() {
   if (T->isFloatingPointTy()) {
     // The C header declares the marker as returning double; with no out
     // argument the value is 0.
-    if (Outs <= 1)
+    if (Outs == 0 || (Outs == 1 && Width == 1))
       return true;
+    if (Width > 1)
+      return fail("the call returns one floating-point value but vector "
+                  "mode gives " +
+                  Twine(Width) + " adjoints of each out argument of '" +
+                  displayName(*Fn) +
+                  "'; declare the marker to return a struct with an array "
+                  "of " +
+                  Twine(Width) + " values per out argument");
     return fail("the call returns one floating-point value but '" +
                 displayName(*Fn) + "' has " + Twine(Outs) +
                 " out arguments; declare the marker to return void or a "
@@ -798,7 +831,8 @@ std::optional<GradientRequest> RequestParser::parse() {
                   "through a capsule_dup pointer, or mark the result "
                   "enzyme_const_return"),
              std::nullopt;
-  StructType *Adjoints = reverseResultType(Fn->getFunctionType(), R.Sig.Args);
+  StructType *Adjoints =
+      markerAdjointsType(Fn->getFunctionType(), R.Sig.Args, Width);
   bool Fits = Half == SplitHalf::Augment ? checkAugmentResultType(RetTy)
               : !R.ReturnPrimal          ? checkResultType()
               : Adjoints->getNumElements()

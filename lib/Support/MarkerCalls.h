@@ -114,6 +114,13 @@ std::optional<GradientRequest> parseSplitRequest(llvm::CallBase &Call,
 /// well formed (reported otherwise).
 llvm::Function *parseAugmentSize(llvm::CallBase &Call);
 
+/// The adjoints of the out arguments (\p Args of a function of type \p FT)
+/// as a reverse-mode marker returns them: a struct of one adjoint per out
+/// argument, in vector mode an array of its \p Width lanes.
+llvm::StructType *markerAdjointsType(llvm::FunctionType *FT,
+                                     llvm::ArrayRef<ArgActivity> Args,
+                                     unsigned Width);
+
 /// What a gradient request's marker returns: the adjoints of the out
 /// arguments (a struct), after \p Primal, f's result, when R.ReturnPrimal:
 /// {result, {adjoints}}, or the result alone when there are no adjoints.

@@ -12,6 +12,12 @@ floats:
   V name v0 v1 v2         the tangents of a vector-mode call of width 3
                           along that direction, -2 times it, and zero: T,
                           -2 T and 0 (scaling by 2 is exact);
+  R name k i value        a reverse vector-mode call of width 3 (not with
+                          -DFUZZ_NO_REVERSE_LANES): lane k's adjoint of
+                          x[i] (or of the scalar, i = a), x's shadows
+                          starting as zero, the direction and -2 times it
+                          (the seeds of what f leaves in x), the result
+                          seeded with 1 in each lane;
   I name bad              how many interrupted-and-resumed runs of the
                           primal (each resumed twice) did not end with the
                           first one's result and memory bit for bit, or
@@ -89,6 +95,18 @@ def lane_arguments(case):
     return args
 
 
+def reverse_lane_arguments(case):
+    """The reverse vector-mode marker's arguments (width 3): x's shadows a
+    stride apart or one by one, the scalar's three adjoints."""
+    bits = zlib.crc32((case.name + " reverse lanes").encode())
+    args = "capsule_width, 3, "
+    args += ["capsule_dupv, sizeof rl[0], X, rl[0]",
+             "capsule_dup, X, rl[0], rl[1], rl[2]"][bits & 1]
+    args += ", capsule_const, N, capsule_const, c"
+    args += ", capsule_out, A" if case.a_active else ", capsule_const, A"
+    return args
+
+
 def direction(i):
     """The direction of the tangent, component i (fuzz_direction in C)."""
     return ((i * 7 + 3) % 11 - 5) * 0.25 + 0.125
@@ -148,6 +166,24 @@ def capsule_driver(case):
   }}
   fuzz_lanes v = __capsule_fwddiff_lanes((void *){name}_f, {largs});
   printf("V {name} %a %a %a\\n", v.d[0], v.d[1], v.d[2]);
+#ifndef FUZZ_NO_REVERSE_LANES
+  {name}_setup(X);
+  memcpy(X, x0, sizeof x0);
+  double rl[3][{n}];
+  for (int i = 0; i < N; i++) {{
+    rl[0][i] = 0.0;
+    rl[1][i] = fuzz_direction(i);
+    rl[2][i] = -2 * fuzz_direction(i);
+  }}
+  fuzz_lanes ra = {{{{0.0, 0.0, 0.0}}}};
+  {rlresult}__capsule_autodiff{rlvoid}((void *){name}_f, {rlargs});
+  for (int k = 0; k < 3; k++) {{
+    for (int i = 0; i < N; i++)
+      printf("R {name} %d %d %a\\n", k, i, rl[k][i]);
+    if ({active})
+      printf("R {name} %d a %a\\n", k, ra.d[k]);
+  }}
+#endif
   {name}_setup(X);
   memcpy(X, x0, sizeof x0);
   uint64_t steps = __capsule_primops((void *){name}_f, X, N, c, A);
@@ -182,6 +218,9 @@ def capsule_driver(case):
   printf("I {name} %d\\n", bad);
 }}""".format(result=marker_result, void=void, args=marker_arguments(case),
              targs=tangent_arguments(case), largs=lane_arguments(case),
+             rlargs=reverse_lane_arguments(case),
+             rlresult="ra = " if case.a_active else "",
+             rlvoid="_lanes" if case.a_active else "_void",
              **case_fields(case))
     return lines.splitlines()
 
@@ -325,7 +364,8 @@ NESTED_MODES = """#ifdef FUZZ_NESTED_NO_K
 MARKERS = """void __capsule_autodiff_void(void *, ...);
 void __capsule_autodiff_checkpointed_void(void *, ...);
 typedef struct { double d[3]; } fuzz_lanes;
-fuzz_lanes __capsule_fwddiff_lanes(void *, ...);"""
+fuzz_lanes __capsule_fwddiff_lanes(void *, ...);
+fuzz_lanes __capsule_autodiff_lanes(void *, ...);"""
 
 # The value x with derivative t along the second order's direction.
 ALONG = """static fuzz::DualT<double, 1> fuzz_along(double x, double t) {

@@ -15,6 +15,13 @@ at -O2, and as the dual-number oracle. Each case is judged on its own:
     sum of the terms' magnitudes: the two sum in different orders);
   - a vector-mode call's three lanes (that direction, -2 times it, zero)
     against that tangent: T, -2 T and 0, to a relative 1e-12;
+  - a reverse vector-mode call's three lanes (x's shadows starting as
+    zero, the direction and -2 times it): the first against the plain
+    gradient to a relative 1e-12, the others linear in their seeds (the
+    third's part beyond the gradient -2 times the second's), so that no
+    lane reads another's shadows or adjoints; a program whose reverse
+    vector-mode call Capsule refuses is counted with the refusals and
+    checked without it;
   - the primal of the Capsule build against the oracle's value, which checks
     the oracle itself: a difference there is reported as such;
   - with a fourth build (-DFUZZ_NESTED, at -O2) and a second-order oracle,
@@ -126,6 +133,7 @@ class Outcome:
         self.grad = {}      # (mode, index) -> value
         self.tangent = None
         self.lanes = None   # a vector-mode call's tangents (driver.py V)
+        self.rlanes = {}    # (lane, index) -> adjoint (driver.py R)
         self.deriv = {}     # index -> value (oracle)
         self.hvp = {}       # (mode, index) -> value (driver.py H)
         self.no_nested = False  # the case has no nested calls (driver.py S)
@@ -151,6 +159,8 @@ def parse(line, outcomes):
         o.tangent = float.fromhex(words[2])
     elif words[0] == "V":
         o.lanes = [float.fromhex(w) for w in words[2:5]]
+    elif words[0] == "R":
+        o.rlanes[(words[2], words[3])] = float.fromhex(words[4])
     elif words[0] == "I":
         o.interrupt_bad = int(words[2])
     elif words[0] == "H":
@@ -253,6 +263,26 @@ def lanes_failure(o):
     return "got %r, want %r" % (o.lanes, want)
 
 
+def reverse_lanes_failure(o):
+    """Why a reverse vector-mode call's lanes are wrong, or None: lane 0
+    (shadows starting as zero) is the plain gradient G; lanes 1 and 2 add
+    what their seeds d and -2 d contribute, L and -2 L."""
+    for (lane, index), got in sorted(o.rlanes.items()):
+        g = o.grad.get(("p", index))
+        if g is None:
+            return "lane %s of %s without a plain gradient" % (lane, index)
+        if lane == "0" and not abs(got - g) <= 1e-300 + 1e-12 * abs(g):
+            return "lane 0 of %s: got %r, want the gradient %r" % (
+                index, got, g)
+        if lane == "2":
+            one = o.rlanes.get(("1", index))
+            if one is None or not abs((got - g) + 2 * (one - g)) <= ATOL + \
+                    RTOL * (abs(g) + abs(one) + abs(got)):
+                return ("lanes 1 and 2 of %s not linear in their seeds: %r "
+                        "and %r beside the gradient %r" % (index, one, got, g))
+    return None
+
+
 def judge(oracle, builds):
     """Failures of one case: (kind, detail) pairs; None if skipped."""
     if oracle.crash or oracle.primal is None or not finite(
@@ -298,6 +328,17 @@ def judge(oracle, builds):
         lanes = lanes_failure(o)
         if lanes:
             failures.append(("wrong vector-mode lanes at -%s" % level, lanes))
+        if "v" in o.refused_modes:
+            complaint = o.refused_modes["v"]
+            reason = refusal(complaint)
+            failures.append(("refused reverse vector mode at -%s: %s"
+                             % (level, reason) if reason
+                             else "build failed at -%s" % level, complaint))
+        elif not wrong:
+            reverse = reverse_lanes_failure(o)
+            if reverse:
+                failures.append(("wrong reverse vector-mode lanes at -%s"
+                                 % level, reverse))
         if o.interrupt_bad:
             failures.append(("interrupted run differs at -%s" % level,
                              "%d of the resumed runs" % o.interrupt_bad))

@@ -9,7 +9,6 @@ typedef struct {
 typedef double v2d __attribute__((vector_size(16)));
 double __enzyme_fwddiff(void *, ...);
 four __enzyme_fwddiff_4(void *, ...);
-void __enzyme_autodiff(void *, ...);
 
 double sum(const double *x, int n) {
   double s = 0;
@@ -34,8 +33,6 @@ double use(double *x, double *dx, int n, double a) {
   t = __enzyme_fwddiff_4((void *)sum, enzyme_width, 65, enzyme_dupv, 32, x, dx, enzyme_const, 4);
   // CHECK-DAG: vector-mode.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: malformed call: 'enzyme_width' appears twice
   t = __enzyme_fwddiff_4((void *)sum, enzyme_width, 4, enzyme_width, 4, enzyme_dupv, 32, x, dx, enzyme_const, 4);
-  // CHECK-DAG: vector-mode.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: malformed call: 'enzyme_width' asks for vector mode, which Capsule has in forward mode (__enzyme_fwddiff) only yet
-  __enzyme_autodiff((void *)sum, enzyme_width, 4, enzyme_dupv, 32, x, dx, enzyme_const, 4);
   // CHECK-DAG: vector-mode.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: malformed call: enzyme_dupv marks argument 1 of 'scale', which is not a pointer: only pointers have shadows laid out a stride apart
   t = __enzyme_fwddiff_4((void *)scale, enzyme_width, 4, enzyme_dupv, 8, a, dx, enzyme_const, a);
   // CHECK-DAG: vector-mode.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: malformed call: 'enzyme_dupv' must be followed by the distance in bytes between the shadows of argument 1 of 'sum', an integer

@@ -1,5 +1,5 @@
 //===- Lanes.cpp - Several tangents per value (vector mode) ---------------===//
-#include "Forward/Lanes.h"
+#include "Support/Lanes.h"
 
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Module.h"

@@ -1,14 +1,15 @@
-//===- Lanes.h - Several tangents per value (vector mode) --------*- C++
+//===- Lanes.h - Several derivatives per value (vector mode) -----*- C++
 //-*-===//
 //
-// In Enzyme's vector mode (enzyme_width N) every value carries N tangents.
-// A tangent function of width N keeps them in the lanes of LLVM vectors:
-// the twin of a double is a <N x double>, of a pointer the <N x ptr> of its
-// N shadows, of a struct the struct of its fields' twins. Arithmetic then
-// applies to all lanes at once (the primal operand splatted), a GEP on the
-// shadows' vector gives the vector of the shadows' fields, and loads and
-// stores of shadow memory are gathers and scatters. Width 1 is a plain
-// value: these helpers leave it alone, so one generator serves both.
+// In Enzyme's vector mode (enzyme_width N) every value carries N tangents
+// (forward mode) or N adjoints (reverse mode). A derivative of width N
+// keeps them in the lanes of LLVM vectors: the twin of a double is a
+// <N x double>, of a pointer the <N x ptr> of its N shadows, of a struct
+// the struct of its fields' twins. Arithmetic then applies to all lanes at
+// once (the primal operand splatted), a GEP on the shadows' vector gives
+// the vector of the shadows' fields, and loads and stores of shadow memory
+// are gathers and scatters. Width 1 is a plain value: these helpers leave
+// it alone, so one generator serves both.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_LANES_H
 #define CAPSULE_LANES_H
