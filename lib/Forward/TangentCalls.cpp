@@ -46,12 +46,14 @@ void TangentGenerator::tangentCall(CallBase &Call) {
     return tangentMath(Call, Info.Math);
   case CalleeKind::Module: {
     Function *Rule = tangentRule(*Info.Fn);
-    // A rule takes one tangent per argument.
-    if (Rule && W > 1)
+    // A rule takes one tangent per argument, and runs once per lane only
+    // where it touches no memory.
+    if (Rule && W > 1 && !rulesCallablePerLane(*Info.Fn))
       return unsupported(Call, "vector mode (enzyme_width) through the "
                                "tangent rule of '" +
                                    displayName(*Info.Fn) +
-                                   "' is not supported yet");
+                                   "', which takes or returns pointers, is "
+                                   "not supported yet");
     // Declared, with a rule for reverse mode only.
     if (Info.Fn->isDeclaration() && !Rule)
       return unsupported(

@@ -115,13 +115,15 @@ Value *adjointsAsArrays(IRBuilder<> &B, const GradientRequest &R,
 void lowerRequest(Differentiator &D, const GradientRequest &R) {
   RuntimeABI &ABI = D.abi();
   unsigned Width = R.Sig.Width;
-  // A rule takes one shadow per argument.
-  if (Width > 1 && gradientRule(*R.Sig.Fn)) {
+  // A rule takes one shadow per argument, and runs once per lane only
+  // where it touches no memory.
+  if (Width > 1 && gradientRule(*R.Sig.Fn) &&
+      !rulesCallablePerLane(*R.Sig.Fn)) {
     reportUnsupported(*R.Call, *R.Call->getFunction(),
                       "vector mode (enzyme_width) in reverse mode of '" +
                           displayName(*R.Sig.Fn) +
-                          "', which has a gradient rule, is not supported "
-                          "yet");
+                          "', which has a gradient rule and takes or returns "
+                          "pointers or keeps a tape, is not supported yet");
     D.noteFailure();
     return;
   }

@@ -1,5 +1,6 @@
 //===- CustomGradient.cpp - Sweeps that call a user's gradient rule -------===//
 #include "Reverse/CustomGradient.h"
+#include "Support/Lanes.h"
 
 #include "llvm/IR/Module.h"
 
@@ -111,15 +112,21 @@ void emitReverse(RuntimeABI &ABI, const DiffSignature &Sig,
                  const GradientRule &Rule, Function &Rev) {
   IRBuilder<> B(BasicBlock::Create(Rev.getContext(), "entry", &Rev));
   Function &Fn = *Sig.Fn;
+  unsigned W = Sig.Width;
   SmallVector<Value *, 8> Kept = recordOf(Fn, Rule).pop(B, ABI);
-  SmallVector<Value *, 8> Args(ArrayRef(Kept).drop_back(Rule.TapeTy ? 1 : 0));
-  Type *Ret = Fn.getReturnType();
-  if (Ret->isFPOrFPVectorTy())
-    Args.push_back(Sig.ActiveReturn ? static_cast<Value *>(Rev.getArg(0))
-                                    : Constant::getNullValue(Ret));
-  if (Rule.TapeTy)
-    Args.push_back(Kept.back());
-  Value *Adjoints = callRule(B, *Rule.Gradient, Args);
+  // In vector mode (a function without pointers or tape:
+  // rulesCallablePerLane) the gradient rule runs once per lane.
+  SmallVector<Value *, 8> Adjoints;
+  for (unsigned Lane = 0; Lane < W; ++Lane) {
+    SmallVector<Value *, 8> Args(ArrayRef(Kept).drop_back(Rule.TapeTy ? 1 : 0));
+    Type *Ret = Fn.getReturnType();
+    if (Ret->isFPOrFPVectorTy())
+      Args.push_back(Sig.ActiveReturn ? laneOf(B, Rev.getArg(0), Lane, W)
+                                      : Constant::getNullValue(Ret));
+    if (Rule.TapeTy)
+      Args.push_back(Kept.back());
+    Adjoints.push_back(callRule(B, *Rule.Gradient, Args));
+  }
 
   unsigned NumFloat = adjointTypes(Fn).size();
   Value *Out = UndefValue::get(Rev.getReturnType());
@@ -128,8 +135,14 @@ void emitReverse(RuntimeABI &ABI, const DiffSignature &Sig,
     if (hasShadowParam(Fn.getArg(K)->getType()))
       continue;
     if (Sig.Args[K] == ArgActivity::Out)
-      Out = B.CreateInsertValue(
-          Out, resultField(B, Adjoints, FloatIndex, NumFloat), OutIndex++);
+      Out = B.CreateInsertValue(Out,
+                                makeLanes(B, W,
+                                          [&](unsigned Lane) {
+                                            return resultField(
+                                                B, Adjoints[Lane], FloatIndex,
+                                                NumFloat);
+                                          }),
+                                OutIndex++);
     ++FloatIndex;
   }
   B.CreateRet(Out);

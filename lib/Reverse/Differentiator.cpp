@@ -248,16 +248,18 @@ static void replaceWithUnreachableBodies(const Derivative &Dv) {
 /// derivative that calls the rule instead of one made from its body.
 static bool emitRuleDerivative(RuntimeABI &ABI, const DiffSignature &Sig,
                                const Derivative &Dv) {
+  // Vector mode calls the rules once per lane where that is safe; the
+  // calls are refused elsewhere.
+  bool PerLane = Sig.Width == 1 || rulesCallablePerLane(*Sig.Fn);
   if (Sig.Tangent) {
     Function *Rule = tangentRule(*Sig.Fn);
-    if (!Rule || Sig.Width > 1)
+    if (!Rule || !PerLane)
       return false;
     emitTangentRuleBody(ABI, Sig, *Rule, *Dv.Tangent);
     return true;
   }
-  // A rule takes one shadow per argument: vector mode refuses the calls.
   std::optional<GradientRule> Rule = gradientRule(*Sig.Fn);
-  if (!Rule || Sig.Width > 1)
+  if (!Rule || !PerLane)
     return false;
   emitGradientRuleSweeps(ABI, Sig, *Rule, Dv);
   return true;

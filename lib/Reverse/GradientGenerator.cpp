@@ -185,14 +185,16 @@ bool GradientGenerator::callRefusedInVectorMode(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
   std::optional<GradientRule> Rule =
       Callee ? gradientRule(*Callee) : std::nullopt;
-  if (!Rule)
+  if (!Rule || rulesCallablePerLane(*Callee))
     return false;
   if (std::optional<StringRef> Routine = libraryRoutineOfRule(*Rule->Augment))
     return refusedInVectorMode(Call, "the built-in rule of the library "
                                      "routine '" +
                                          *Routine + "'");
   return refusedInVectorMode(Call, "the gradient rule of '" +
-                                       displayName(*Callee) + "'");
+                                       displayName(*Callee) +
+                                       "', which takes or returns pointers "
+                                       "or keeps a tape,");
 }
 
 } // namespace capsule

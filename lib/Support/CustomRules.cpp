@@ -426,6 +426,14 @@ SmallVector<ConstantStruct *, 4> globalAnnotations(Module &M) {
 
 bool hasShadowParam(Type *T) { return !T->isFPOrFPVectorTy(); }
 
+bool rulesCallablePerLane(const Function &F) {
+  if (carriesPointer(F.getReturnType()) ||
+      any_of(F.getFunctionType()->params(), carriesPointer))
+    return false;
+  std::optional<GradientRule> Rule = gradientRule(F);
+  return !Rule || !Rule->TapeTy;
+}
+
 SmallVector<Type *, 8> argumentsWithShadows(const Function &Fn) {
   SmallVector<Type *, 8> Params;
   for (Type *T : Fn.getFunctionType()->params()) {

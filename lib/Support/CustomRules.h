@@ -76,6 +76,13 @@ void setTangentRule(llvm::Function &F, llvm::Function &Tangent);
 /// else the result.
 llvm::Function *tangentRule(const llvm::Function &F);
 
+/// Whether vector mode may call \p F's rules once per lane: F takes and
+/// returns no pointers, so its rules touch no memory of the program's and
+/// a tangent rule's primal effect is its result alone (a gradient rule's
+/// augmented half runs once; it must keep no tape, which its gradient half
+/// would free once per lane).
+bool rulesCallablePerLane(const llvm::Function &F);
+
 bool isInactiveFunction(const llvm::Function &F);
 /// Makes \p F inactive (a step function of an inactive function's).
 void markInactive(llvm::Function &F);
