@@ -36,6 +36,11 @@ struct DeferredFrees {
 struct GradientCall {
   double Start = 0;
   DeferredFrees Deferred;
+  /// The tape's bytes when the forward sweep ended, and those of the
+  /// records OpenMP teams set aside by then: all live until the reverse
+  /// sweep.
+  uint64_t BytesAtForwardDone = 0;
+  uint64_t TeamBytes = 0; // added to atomically
 };
 __thread GradientCall InnerCall, OuterCall;
 
@@ -205,6 +210,7 @@ void beginCall(TapeLevel L) {
   capsule::tapeReset(L);
   freeDeferredBlocks(callOn(L).Deferred);
   callOn(L).Start = startTime();
+  __atomic_store_n(&callOn(L).TeamBytes, 0, __ATOMIC_RELAXED);
 }
 
 void deferFree(TapeLevel L, void *Block) {
@@ -245,8 +251,12 @@ void recordCall(uint64_t PeakBytes, double Start) {
 }
 
 void endCall(TapeLevel L) {
-  freeDeferredBlocks(callOn(L).Deferred);
-  recordCall(capsule::tapePeakBytes(L), callOn(L).Start);
+  GradientCall &Call = callOn(L);
+  freeDeferredBlocks(Call.Deferred);
+  uint64_t Peak = capsule::tapePeakBytes(L);
+  if (uint64_t Team = __atomic_exchange_n(&Call.TeamBytes, 0, __ATOMIC_RELAXED))
+    Peak = std::max(Peak, Call.BytesAtForwardDone + Team);
+  recordCall(Peak, Call.Start);
 }
 
 /// A split-mode gradient call (abi.h): its tape, postponed frees and shadow
@@ -332,6 +342,11 @@ extern "C" void __capsule_gradient_keep_globals(const capsule_shadow_global *G,
 
 extern "C" void __capsule_gradient_forward_done(void) {
   capsule::tapeRecordPeak(TapeLevel::Inner);
+  InnerCall.BytesAtForwardDone = capsule::tapeBytesInUse(TapeLevel::Inner);
+}
+
+uint64_t &capsule::gradientTeamTapeBytes() {
+  return InnerCall.TeamBytes;
 }
 
 extern "C" void __capsule_defer_free(void *Block) {

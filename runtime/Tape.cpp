@@ -425,6 +425,10 @@ void tapeFree(TapeLevel L) {
 
 uint64_t tapePeakBytes(TapeLevel L) { return tape(L).Thread.Peak; }
 
+uint64_t tapeBytesOf(const capsule_tape_state &Records) {
+  return bytesInUse(Records);
+}
+
 TapeChunkCounts tapeChunkCounts() { return InnerThread.Chunks; }
 
 void outerTapeCallBegins() {

@@ -53,6 +53,14 @@ inline void *tapePop(uint64_t N) {
 
 /// Bytes pushed and not yet popped on this thread's tape.
 uint64_t tapeBytesInUse(TapeLevel L = TapeLevel::Inner);
+/// The same of tape records set aside (tapeDetach).
+uint64_t tapeBytesOf(const capsule_tape_state &Records);
+
+/// The bytes of the records the threads of OpenMP teams set aside during
+/// this thread's gradient call (omp/Parallel.cpp): they live beside its
+/// tape until the reverse sweep, and count in the call's peak (Gradient.cpp).
+/// The team's threads add to it with atomic operations.
+uint64_t &gradientTeamTapeBytes();
 
 /// Empties this thread's tape (whatever an abandoned call left behind) and
 /// restarts its peak at zero. Emptied chunks are kept for reuse, as many as

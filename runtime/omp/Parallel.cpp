@@ -55,6 +55,9 @@ constexpr int MaxCriticalNames = 16;
 struct Region {
   int Threads;
   ThreadSlot *Slots; // Threads of them, made by the first thread to arrive
+  /// Where the bytes of the records the team's threads set aside count:
+  /// the gradient call's that the region (or the region around it) runs in.
+  uint64_t *TeamBytes;
   int Names;
   CriticalName Critical[MaxCriticalNames];
 };
@@ -126,6 +129,8 @@ void *__capsule_omp_region_begin(void) {
   auto *R = static_cast<Region *>(std::calloc(1, sizeof(Region)));
   if (!R)
     fail("out of memory");
+  R->TeamBytes =
+      Current ? Current->TeamBytes : &capsule::gradientTeamTapeBytes();
   return R;
 }
 
@@ -138,8 +143,11 @@ void __capsule_omp_forward_enter(void *R) {
 }
 
 void __capsule_omp_forward_leave(void *R) {
-  ThreadSlot &S = static_cast<Region *>(R)->Slots[omp_get_thread_num()];
+  auto &Team = *static_cast<Region *>(R);
+  ThreadSlot &S = Team.Slots[omp_get_thread_num()];
   S.Records = capsule::tapeDetach();
+  __atomic_fetch_add(Team.TeamBytes, capsule::tapeBytesOf(S.Records),
+                     __ATOMIC_RELAXED);
   capsule::tapeAttach(S.Saved);
   Current = S.SavedRegion;
 }
