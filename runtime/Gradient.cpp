@@ -345,9 +345,7 @@ extern "C" void __capsule_gradient_forward_done(void) {
   InnerCall.BytesAtForwardDone = capsule::tapeBytesInUse(TapeLevel::Inner);
 }
 
-uint64_t &capsule::gradientTeamTapeBytes() {
-  return InnerCall.TeamBytes;
-}
+uint64_t &capsule::gradientTeamTapeBytes() { return InnerCall.TeamBytes; }
 
 extern "C" void __capsule_defer_free(void *Block) {
   deferFree(TapeLevel::Inner, Block);
