@@ -655,8 +655,6 @@ void GradientGenerator::reverseMath(CallBase &Call, MathOp Op) {
 /// Argument k's adjoint gains the sum over the result's scalars j of
 /// adjoint_j * d result_j / d argument_k, scalar by scalar.
 void GradientGenerator::reverseComplexMath(CallBase &Call, MathOp Op) {
-  if (refusedInVectorMode(Call, "complex arithmetic"))
-    return;
   Value *Adj = takeAdjoint(&Call);
   if (!Adj)
     return;
@@ -680,13 +678,14 @@ void GradientGenerator::reverseComplexMath(CallBase &Call, MathOp Op) {
     for (unsigned Part = 0; Part < PartsOfArg[I]; ++Part, ++K) {
       Value *Sum = nullptr;
       for (unsigned J = 0; J < ResultAdjoints.size(); ++J) {
-        Value *Term = RB.CreateFMul(ResultAdjoints[J], Partials[K][J]);
+        Value *Term = scaledAdjoint(RB, ResultAdjoints[J], Partials[K][J]);
         Sum = Sum ? RB.CreateFAdd(Sum, Term) : Term;
       }
       Contributions.push_back(Sum);
     }
     if (AI.isActive(Arg))
-      addAdjoint(Arg, fromComplexParts(RB, Arg->getType(), Arg->getType(),
+      addAdjoint(Arg, fromComplexParts(RB, Arg->getType(),
+                                       twinType(Arg->getType()),
                                        Contributions));
   }
 }

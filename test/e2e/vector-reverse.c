@@ -3,7 +3,8 @@
 // sweeps' worth of adjoints in lanes. Jacobians of vector-valued functions
 // N rows per call, through loops, branches, callees (direct, through
 // pointers, recursive), heap blocks (grown by realloc too), stack arrays,
-// copies, structs by value, pointers kept in memory and in globals, libm, active scalar arguments (their N adjoints
+// copies, structs by value, pointers kept in memory and in globals, libm,
+// complex arithmetic, active scalar arguments (their N adjoints
 // come back as arrays) and an active result (seeded with 1 in every lane).
 // References: each lane against a width-1 gradient with that lane's seed
 // (checked itself against central differences), and the Jacobian's rows
@@ -11,6 +12,7 @@
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
 // RUN: %clang -O3 %capsule_cflags %s -o %t3 %capsule_ldflags -lm && %t3
+#include <complex.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,7 +307,39 @@ static void check_grows(void) {
   }
 }
 
+/* C99 complex arithmetic and functions. */
+static void complex_model(const double *x, double *y) {
+  double complex z = x[0] + I * x[1], w = x[2] - 0.5 * I * x[0];
+  double complex e = cexp(z * w) / (w + 2.0);
+  y[0] = cabs(z * z + w);
+  y[1] = creal(e) + cimag(csqrt(z + 3.0));
+  y[2] = carg(e) * cimag(clog(w * w + 1.0));
+}
+
+static int complex_row;
+static double complex_output(double *x, void *ctx) {
+  (void)ctx;
+  double y[3];
+  complex_model(x, y);
+  return y[complex_row];
+}
+
+static void check_complex(void) {
+  double x[3] = {0.4, -0.3, 0.7}, y[3], xbar[3][3] = {{0}};
+  double ybar[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  __enzyme_autodiff((void *)complex_model, enzyme_width, 3, enzyme_dupv,
+                    sizeof(double[3]), x, xbar, enzyme_dupv,
+                    sizeof(double[3]), y, ybar);
+  for (int i = 0; i < 3; ++i) {
+    complex_row = i;
+    char what[64];
+    snprintf(what, sizeof what, "complex, row %d", i);
+    check_grad_fd(what, xbar[i], complex_output, NULL, x, 3);
+  }
+}
+
 int main(void) {
+  check_complex();
   check_grows();
   check_through_memory(5);
   check_through_memory(20000);
