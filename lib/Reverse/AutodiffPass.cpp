@@ -9,6 +9,7 @@
 
 #include "Interrupt/JournalBarriers.h"
 #include "Interrupt/TeamRegions.h"
+#include "Reverse/CustomGradient.h"
 #include "Reverse/Differentiator.h"
 #include "Reverse/SplitGradient.h"
 #include "Support/Diagnostics.h"
@@ -118,7 +119,7 @@ void lowerRequest(Differentiator &D, const GradientRequest &R) {
   // A rule takes one shadow per argument, and runs once per lane only
   // where it touches no memory.
   if (Width > 1 && gradientRule(*R.Sig.Fn) &&
-      !rulesCallablePerLane(*R.Sig.Fn)) {
+      !gradientRuleRunsPerLane(*R.Sig.Fn)) {
     reportUnsupported(*R.Call, *R.Call->getFunction(),
                       "vector mode (enzyme_width) in reverse mode of '" +
                           displayName(*R.Sig.Fn) +

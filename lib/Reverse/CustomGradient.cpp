@@ -1,6 +1,7 @@
 //===- CustomGradient.cpp - Sweeps that call a user's gradient rule -------===//
 #include "Reverse/CustomGradient.h"
 #include "Support/Lanes.h"
+#include "Support/LibraryRules.h"
 
 #include "llvm/IR/Module.h"
 
@@ -30,11 +31,20 @@ SmallVector<Value *, 8> ruleArguments(IRBuilder<> &B, RuntimeABI &ABI,
     if (Sig.Args[K] == ArgActivity::Dup)
       Args.push_back(Sweep.getArg(NextShadow++));
     else if (V->getType()->isPointerTy())
-      Args.push_back(B.CreateCall(ABI.sinkOf(), {V}));
+      Args.push_back(splatLanes(B, B.CreateCall(ABI.sinkOf(), {V}), Sig.Width));
     else
       Args.push_back(V);
   }
   return Args;
+}
+
+/// Lane \p Lane of \p Args, whose pointer shadows are in \p Width lanes.
+SmallVector<Value *, 8> laneArguments(IRBuilder<> &B, ArrayRef<Value *> Args,
+                                      unsigned Lane, unsigned Width) {
+  SmallVector<Value *, 8> Lanes;
+  for (Value *A : Args)
+    Lanes.push_back(A->getType()->isVectorTy() ? laneOf(B, A, Lane, Width) : A);
+  return Lanes;
 }
 
 /// The record the forward sweep leaves for the reverse sweep: the values,
@@ -81,10 +91,15 @@ Value *augmentField(IRBuilder<> &B, Value *Result, int Field) {
   return Field == -2 ? Result : B.CreateExtractValue(Result, Field);
 }
 
-/// The record of \p Fn's rule: its arguments with their shadows, then the
-/// augmented rule's tape.
-Record recordOf(const Function &Fn, const GradientRule &Rule) {
-  SmallVector<Type *, 8> Types = argumentsWithShadows(Fn);
+/// The record of \p Fn's rule: its arguments with their shadows (pointer
+/// shadows in \p Width lanes), then the augmented rule's tape.
+Record recordOf(const Function &Fn, const GradientRule &Rule, unsigned Width) {
+  SmallVector<Type *, 8> Types;
+  for (Type *T : Fn.getFunctionType()->params()) {
+    Types.push_back(T);
+    if (hasShadowParam(T))
+      Types.push_back(T->isPointerTy() ? laneType(T, Width) : T);
+  }
   if (Rule.TapeTy)
     Types.push_back(Rule.TapeTy);
   return Record(Fn.getParent()->getDataLayout(), Types);
@@ -95,11 +110,14 @@ void emitForward(RuntimeABI &ABI, const DiffSignature &Sig,
                  const GradientRule &Rule, Function &Fwd) {
   IRBuilder<> B(BasicBlock::Create(Fwd.getContext(), "entry", &Fwd));
   SmallVector<Value *, 8> Args = ruleArguments(B, ABI, Fwd, Sig);
-  Value *Result = callRule(B, *Rule.Augment, Args);
+  // Once, in vector mode too: the rules this runs per lane leave shadows
+  // alone here (gradientRuleRunsPerLane).
+  Value *Result =
+      callRule(B, *Rule.Augment, laneArguments(B, Args, 0, Sig.Width));
   SmallVector<Value *, 8> Kept(Args);
   if (Rule.TapeTy)
     Kept.push_back(augmentField(B, Result, Rule.TapeField));
-  recordOf(*Sig.Fn, Rule).push(B, ABI, Kept);
+  recordOf(*Sig.Fn, Rule, Sig.Width).push(B, ABI, Kept);
   if (Fwd.getReturnType()->isVoidTy())
     B.CreateRetVoid();
   else
@@ -113,12 +131,16 @@ void emitReverse(RuntimeABI &ABI, const DiffSignature &Sig,
   IRBuilder<> B(BasicBlock::Create(Rev.getContext(), "entry", &Rev));
   Function &Fn = *Sig.Fn;
   unsigned W = Sig.Width;
-  SmallVector<Value *, 8> Kept = recordOf(Fn, Rule).pop(B, ABI);
-  // In vector mode (a function without pointers or tape:
-  // rulesCallablePerLane) the gradient rule runs once per lane.
+  SmallVector<Value *, 8> Kept = recordOf(Fn, Rule, W).pop(B, ABI);
+  // In vector mode (gradientRuleRunsPerLane) the gradient rule runs once
+  // per lane, the BLAS rules' tapes kept for all but the last.
+  bool KeepTapes = W > 1 && isBlasRule(*Rule.Augment);
   SmallVector<Value *, 8> Adjoints;
   for (unsigned Lane = 0; Lane < W; ++Lane) {
-    SmallVector<Value *, 8> Args(ArrayRef(Kept).drop_back(Rule.TapeTy ? 1 : 0));
+    if (KeepTapes && (Lane == 0 || Lane == W - 1))
+      B.CreateCall(ABI.blasKeepTapes(), {B.getInt32(Lane == 0)});
+    SmallVector<Value *, 8> Args = laneArguments(
+        B, ArrayRef(Kept).drop_back(Rule.TapeTy ? 1 : 0), Lane, W);
     Type *Ret = Fn.getReturnType();
     if (Ret->isFPOrFPVectorTy())
       Args.push_back(Sig.ActiveReturn ? laneOf(B, Rev.getArg(0), Lane, W)
@@ -168,6 +190,13 @@ void emitUntapedForward(const DiffSignature &Sig, Function &Fwd) {
 }
 
 } // namespace
+
+bool gradientRuleRunsPerLane(const Function &F) {
+  if (rulesCallablePerLane(F))
+    return true;
+  std::optional<GradientRule> Rule = gradientRule(F);
+  return Rule && isBlasRule(*Rule->Augment);
+}
 
 void emitGradientRuleSweeps(RuntimeABI &ABI, const DiffSignature &Sig,
                             const GradientRule &Rule, const Derivative &Dv) {

@@ -15,6 +15,13 @@
 
 namespace capsule {
 
+/// Whether vector mode may call \p F's gradient rule once per lane after
+/// one augmented call: rules of functions without pointers
+/// (rulesCallablePerLane), and the runtime's BLAS rules, which leave
+/// shadows alone in the augmented call and only read their tapes, kept for
+/// every lane (__capsule_blas_keep_tapes).
+bool gradientRuleRunsPerLane(const llvm::Function &F);
+
 /// Gives \p Dv, the derivative of \p Sig, bodies that call \p Rule.
 void emitGradientRuleSweeps(RuntimeABI &ABI, const DiffSignature &Sig,
                             const GradientRule &Rule, const Derivative &Dv);

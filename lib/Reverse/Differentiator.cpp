@@ -250,16 +250,15 @@ static bool emitRuleDerivative(RuntimeABI &ABI, const DiffSignature &Sig,
                                const Derivative &Dv) {
   // Vector mode calls the rules once per lane where that is safe; the
   // calls are refused elsewhere.
-  bool PerLane = Sig.Width == 1 || rulesCallablePerLane(*Sig.Fn);
   if (Sig.Tangent) {
     Function *Rule = tangentRule(*Sig.Fn);
-    if (!Rule || !PerLane)
+    if (!Rule || (Sig.Width > 1 && !rulesCallablePerLane(*Sig.Fn)))
       return false;
     emitTangentRuleBody(ABI, Sig, *Rule, *Dv.Tangent);
     return true;
   }
   std::optional<GradientRule> Rule = gradientRule(*Sig.Fn);
-  if (!Rule || !PerLane)
+  if (!Rule || (Sig.Width > 1 && !gradientRuleRunsPerLane(*Sig.Fn)))
     return false;
   emitGradientRuleSweeps(ABI, Sig, *Rule, Dv);
   return true;

@@ -1,5 +1,6 @@
 //===- GradientGenerator.cpp - Generates one derivative -------------------===//
 #include "Reverse/GradientGenerator.h"
+#include "Reverse/CustomGradient.h"
 #include "Support/CustomRules.h"
 #include "Support/Diagnostics.h"
 #include "Support/GeneratedCode.h"
@@ -185,7 +186,7 @@ bool GradientGenerator::callRefusedInVectorMode(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
   std::optional<GradientRule> Rule =
       Callee ? gradientRule(*Callee) : std::nullopt;
-  if (!Rule || rulesCallablePerLane(*Callee))
+  if (!Rule || gradientRuleRunsPerLane(*Callee))
     return false;
   if (std::optional<StringRef> Routine = libraryRoutineOfRule(*Rule->Augment))
     return refusedInVectorMode(Call, "the built-in rule of the library "

@@ -313,6 +313,11 @@ std::optional<StringRef> libraryRoutineOfRule(const Function &Rule) {
   return routineOfRuleName(Name);
 }
 
+bool isBlasRule(const Function &Rule) {
+  return libraryRoutineOfRule(Rule) &&
+         Rule.getName().starts_with((RulePrefix + "blas_").str());
+}
+
 std::optional<StringRef> routineOfRuleName(StringRef Name) {
   if (!Name.consume_front(RulePrefix))
     return std::nullopt;

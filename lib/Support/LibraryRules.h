@@ -68,6 +68,9 @@ std::optional<llvm::StringRef> libraryRoutineOfRule(const llvm::Function &Rule);
 /// The routine whose rule is called \p Name (a rule's name, whether
 /// declared or defined), or nothing.
 std::optional<llvm::StringRef> routineOfRuleName(llvm::StringRef Name);
+/// Whether \p Rule (declared, or a shim of hidden lengths) is one of the
+/// runtime's BLAS rules, whose tapes __capsule_blas_keep_tapes keeps.
+bool isBlasRule(const llvm::Function &Rule);
 
 } // namespace capsule
 

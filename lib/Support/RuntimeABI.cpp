@@ -442,6 +442,12 @@ FunctionCallee RuntimeABI::sinkOf() {
   return function("__capsule_sink_of", Ptr, {Ptr});
 }
 
+FunctionCallee RuntimeABI::blasKeepTapes() {
+  LLVMContext &C = M.getContext();
+  return function("__capsule_blas_keep_tapes", Type::getVoidTy(C),
+                  {Type::getInt32Ty(C)});
+}
+
 FunctionCallee RuntimeABI::sinkFill() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);

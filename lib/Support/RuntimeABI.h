@@ -165,6 +165,9 @@ public:
   llvm::FunctionCallee checkNestedDupArgs();
   /// ptr (ptr): sink(p), the sink reserved on first use.
   llvm::FunctionCallee sinkOf();
+  /// void (i32 keep): while keep, the BLAS rules' frees of their tapes are
+  /// skipped (reverse vector mode runs a gradient rule once per lane).
+  llvm::FunctionCallee blasKeepTapes();
   /// void (ptr shadow, ptr src, i64 bytes).
   llvm::FunctionCallee sinkFill();
 

@@ -113,6 +113,11 @@ static inline void __capsule_blas_scratch_free(void *p) { free(p); }
 #else
 void *__capsule_blas_scratch_alloc(size_t bytes);
 void __capsule_blas_scratch_free(void *p);
+/* Reverse vector mode runs a gradient rule once per lane on the tape of
+ * one augmented call: while keep is set, the rules' frees are skipped, so
+ * that the tape outlives all but the last lane (which runs with it unset).
+ * The gradient rules only read their tapes. */
+void __capsule_blas_keep_tapes(int keep);
 #endif
 
 /* Packed copies of a BLAS vector and of a rows x cols matrix. */

@@ -270,10 +270,13 @@ double __capsule_blas_dtrmm_grad(int order, int dorder, int side, int dside,
                   g, pk);
     add_on_triangle(order, uplo, transa, diag, k, 1.0, g, da, lda);
     __capsule_blas_scratch_free(g);
-    /* The copy of B0 becomes op(A) B0 (or B0 op(A)) for the adjoint of
-     * alpha, and G becomes dB0. */
-    cblas_dtrmm(order, side, uplo, transa, diag, m, n, 1.0, t->a, pk, t->b, pb);
-    dalpha = frobenius(order, m, n, db, ldb, t->b, pb);
+    /* op(A) B0 (or B0 op(A)) for the adjoint of alpha, in a copy: the tape
+     * stays as it is (reverse vector mode reads it once per lane); then G
+     * becomes dB0. */
+    double *q = __capsule_blas_matrix_copy(order, m, n, t->b, pb);
+    cblas_dtrmm(order, side, uplo, transa, diag, m, n, 1.0, t->a, pk, q, pb);
+    dalpha = frobenius(order, m, n, db, ldb, q, pb);
+    __capsule_blas_scratch_free(q);
     cblas_dtrmm(order, side, uplo, flip(transa), diag, m, n, alpha, t->a, pk,
                 db, ldb);
   }

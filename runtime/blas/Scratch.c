@@ -15,29 +15,43 @@
 enum { KeptBlocks = 16 };
 typedef struct {
   size_t capacity;
-  size_t pad; /* keeps the data 16-byte aligned */
+  size_t serial; /* when it was handed out; keeps the data 16-byte aligned */
 } block_header;
 static __thread block_header *kept[KeptBlocks];
 static __thread int kept_count;
+/* Blocks handed out so far, and while tapes are kept, the serial number of
+ * the first block handed out since: the older ones are tapes. */
+static __thread size_t handed_out;
+static __thread size_t keeping_since;
 
 void *__capsule_blas_scratch_alloc(size_t bytes) {
-  for (int i = kept_count - 1; i >= 0; --i)
+  block_header *h = NULL;
+  for (int i = kept_count - 1; i >= 0 && !h; --i)
     if (kept[i]->capacity >= bytes) {
-      block_header *h = kept[i];
+      h = kept[i];
       kept[i] = kept[--kept_count];
-      return h + 1;
     }
-  block_header *h = malloc(sizeof *h + (bytes ? bytes : 1));
-  if (!h)
-    abort();
-  h->capacity = bytes;
+  if (!h) {
+    h = malloc(sizeof *h + (bytes ? bytes : 1));
+    if (!h)
+      abort();
+    h->capacity = bytes;
+  }
+  h->serial = ++handed_out;
   return h + 1;
+}
+
+void __capsule_blas_keep_tapes(int keep) {
+  keeping_since = keep ? handed_out + 1 : 0;
 }
 
 void __capsule_blas_scratch_free(void *p) {
   if (!p)
     return;
   block_header *h = (block_header *)p - 1;
+  /* A rule's temporaries go as usual; the tapes stay for the next lane. */
+  if (keeping_since && h->serial < keeping_since)
+    return;
   if (kept_count < KeptBlocks)
     kept[kept_count++] = h;
   else

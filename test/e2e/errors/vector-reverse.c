@@ -1,12 +1,13 @@
 // Error: what reverse vector mode (enzyme_width in __enzyme_autodiff) does
 // not handle yet, and malformed calls, are compile-time errors naming the
 // call or the construct (at -O0 and -O2): rules of functions with pointers
-// (the user's and BLAS's built-in ones take one shadow per argument), SIMD
-// values, a function with such a rule as the root, checkpointed gradients
-// and split mode, and a result type without room for the lanes.
+// (the user's and qsort's built-in one take one shadow per argument; BLAS's
+// work: vector-reverse-blas.c), SIMD values, a function with such a rule
+// as the root, checkpointed gradients and split mode, and a result type
+// without room for the lanes.
 // RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
-#include <cblas.h>
+#include <stdlib.h>
 
 int enzyme_dup, enzyme_const, enzyme_width, enzyme_dupv, enzyme_out;
 void __enzyme_autodiff(void *, ...);
@@ -36,9 +37,15 @@ static void with_rule(const double *x, double *y) {
   y[1] = x[1];
 }
 
-static double with_blas(const double *x) {
-  // CHECK-DAG: vector-reverse.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'with_blas': vector mode (enzyme_width) in reverse mode through the built-in rule of the library routine 'cblas_ddot' is not supported yet
-  return cblas_ddot(2, x, 1, x, 1);
+static int ascending(const void *a, const void *b) {
+  double u = *(const double *)a, v = *(const double *)b;
+  return (u > v) - (u < v);
+}
+static double with_qsort(const double *x) {
+  double v[3] = {x[0], x[1] * x[1], x[0] * x[1]};
+  // CHECK-DAG: vector-reverse.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'with_qsort': vector mode (enzyme_width) in reverse mode through the built-in rule of the library routine 'qsort' is not supported yet
+  qsort(v, 3, sizeof v[0], ascending);
+  return v[0] + 2 * v[1] + 3 * v[2];
 }
 
 typedef double v2d __attribute__((vector_size(16)));
@@ -58,17 +65,17 @@ static double scale(double a, double b) { return a * b; }
 void use(const double *x, double *dx, double *y, double *dy, double a) {
   __enzyme_autodiff((void *)with_rule, enzyme_width, 2, enzyme_dupv, 16, x, dx,
                     enzyme_dupv, 16, y, dy);
-  __enzyme_autodiff((void *)with_blas, enzyme_width, 2, enzyme_dupv, 16, x,
+  __enzyme_autodiff((void *)with_qsort, enzyme_width, 2, enzyme_dupv, 16, x,
                     dx);
   __enzyme_autodiff((void *)simd, enzyme_width, 2, enzyme_dupv, 16, x, dx);
   // CHECK-DAG: vector-reverse.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'use': vector mode (enzyme_width) in reverse mode of 'square_into', which has a gradient rule and takes or returns pointers or keeps a tape, is not supported yet
   __enzyme_autodiff((void *)square_into, enzyme_width, 2, enzyme_dupv, 8, x,
                     dx, enzyme_dupv, 8, y, dy);
   // CHECK-DAG: vector-reverse.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: malformed call: 'enzyme_width' asks for vector mode, which checkpointed gradients do not support yet; call __capsule_autodiff_checkpointed once per seed
-  __capsule_autodiff_checkpointed((void *)with_blas, enzyme_width, 2,
+  __capsule_autodiff_checkpointed((void *)with_qsort, enzyme_width, 2,
                                   enzyme_dupv, 16, x, dx);
   // CHECK-DAG: vector-reverse.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: malformed call: 'enzyme_width' asks for vector mode, which split mode (__enzyme_augmentfwd, __enzyme_reverse) does not support yet; call the halves once per seed
-  __enzyme_augmentfwd((void *)with_blas, enzyme_width, 2, enzyme_dupv, 16, x,
+  __enzyme_augmentfwd((void *)with_qsort, enzyme_width, 2, enzyme_dupv, 16, x,
                       dx);
   // CHECK-DAG: vector-reverse.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: malformed call: the call returns one floating-point value but vector mode gives 2 adjoints of each out argument of 'scale'; declare the marker to return a struct with an array of 2 values per out argument
   a = __enzyme_autodiff_d((void *)scale, enzyme_width, 2, enzyme_out, a,
