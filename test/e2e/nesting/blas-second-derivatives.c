@@ -4,9 +4,10 @@
 // reverse over reverse (the gradient of the gradient's dot product with v),
 // reverse over forward (the gradient of the slope along v) and forward over
 // forward (v'Hv). The nested derivatives differentiate the built-in rules'
-// own code, whose BLAS calls go through the routines' rules again. Each
-// routine overwrites what it is handed (so its rule's copies matter), both
-// orders, strides other than 1, active scalars. References: the gradient
+// own code, whose BLAS calls go through the routines' rules again. The
+// functions are include/blas_models.h's (each routine overwrites what it
+// is handed, so its rule's copies matter; both orders, strides other than
+// 1, active scalars), reduced to a scalar. References: the gradient
 // against central differences of the function, the second derivatives
 // against central differences of that gradient along v (step 1e-5; atol
 // 1e-7 for the rounding of a difference of gradients of size ~10).
@@ -29,29 +30,14 @@
 #include <math.h>
 #include "check.h"
 #include "fortran_lengths.h"
+#include "blas_models.h"
 
 extern int enzyme_dup, enzyme_const;
 void __enzyme_autodiff(void *, ...);
 double __enzyme_fwddiff(void *, ...);
 void __enzyme_fwddiff_void(void *, ...);
 
-double ddot_(const int *n, const double *x, const int *incx, const double *y,
-             const int *incy);
-void dgemv_(const char *trans, const int *m, const int *n, const double *alpha,
-            const double *a, const int *lda, const double *x, const int *incx,
-            const double *beta, double *y, const int *incy STRLENS(1));
-void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
-            const int *k, const double *alpha, const double *a, const int *lda,
-            const double *b, const int *ldb, const double *beta, double *c,
-            const int *ldc STRLENS(2));
-void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n,
-            const double *a, const int *lda, double *x,
-            const int *incx STRLENS(3));
-
-#define NX 18
-
-/* A smooth function of what the routines left, so that bilinear routines
- * have second derivatives in every direction. */
+/* A smooth scalar of the models' outputs. */
 static double finish(const double *y, int n) {
   double s = 0;
   for (int i = 0; i < n; ++i)
@@ -59,107 +45,16 @@ static double finish(const double *y, int n) {
   return s;
 }
 
-static double level1(const double *x) {
-  double a[6], b[6], c[3];
-  for (int i = 0; i < 6; ++i) {
-    a[i] = x[i];
-    b[i] = x[6 + i];
+#define SCALAR_OF(model)                                                       \
+  static double model##_scalar(const double *x) {                            \
+    double y[NY] = {0};                                                      \
+    blas_##model(x, y);                                                      \
+    return finish(y, NY);                                                    \
   }
-  cblas_daxpy(6, x[12], a, 1, b, 1);
-  cblas_dscal(3, x[13], b, 2);
-  cblas_drot(3, a, 2, b + 1, -1, cos(x[14]), sin(x[14]));
-  cblas_dswap(3, a, 1, b + 3, 1);
-  cblas_dcopy(3, b, 2, c, 1);
-  double r = cblas_ddot(6, a, 1, b, 1) +
-             cblas_dnrm2(6, b, 1) * cblas_dasum(3, c, 1) +
-             a[cblas_idamax(6, a, 1)] * x[15];
-  return finish(a, 6) + finish(b, 6) + sin(r);
-}
-
-static double level2(const double *x) {
-  double A[12], u[4], y[3], T[9], P[6], s[3];
-  for (int i = 0; i < 12; ++i)
-    A[i] = x[i];
-  for (int i = 0; i < 4; ++i)
-    u[i] = x[12 + i];
-  for (int i = 0; i < 3; ++i)
-    y[i] = 0.3 * i - x[16] * x[i];
-  // y = x0 A u + 0.5 y (A 3x4 by rows), then A (3x4 by columns) += 0.7 y u'
-  // (u backwards), u = A'y + x1 u.
-  cblas_dgemv(CblasRowMajor, CblasNoTrans, 3, 4, x[0], A, 4, u, 1, 0.5, y, 1);
-  cblas_dger(CblasColMajor, 3, 4, 0.7, y, 1, u, -1, A, 3);
-  cblas_dgemv(CblasColMajor, CblasTrans, 3, 4, 1.0, A, 3, y, 1, x[1], u, 1);
-  for (int i = 0; i < 9; ++i)
-    T[i] = 0.2 * A[i];
-  for (int i = 0; i < 3; ++i)
-    T[4 * i] += 3;
-  cblas_dtrmv(CblasRowMajor, CblasUpper, CblasNoTrans, CblasNonUnit, 3, T, 3,
-              y, 1);
-  cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, 3, T, 3, y,
-              1);
-  cblas_dsymv(CblasRowMajor, CblasLower, 3, 0.4, T, 3, u, 1, 0.9, y, 1);
-  cblas_dsyr(CblasColMajor, CblasUpper, 3, 0.1, y, 1, T, 3);
-  // The upper triangle of T by rows, packed.
-  for (int i = 0, k = 0; i < 3; ++i)
-    for (int j = i; j < 3; ++j)
-      P[k++] = T[3 * i + j];
-  for (int i = 0; i < 3; ++i)
-    s[i] = u[i] * x[17];
-  cblas_dspmv(CblasRowMajor, CblasUpper, 3, 0.5, P, y, 1, 0.2, s, 1);
-  cblas_dspr(CblasColMajor, CblasLower, 3, 0.05, s, 1, P);
-  cblas_dtpsv(CblasRowMajor, CblasUpper, CblasNoTrans, CblasNonUnit, 3, P, s,
-              1);
-  cblas_dtpmv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, 3, P, y, 1);
-  return finish(y, 3) + finish(u, 4) + finish(s, 3) + 0.1 * finish(T, 9) +
-         0.1 * finish(P, 6);
-}
-
-static double level3(const double *x) {
-  double A[9], B[9], C[9], D[9], T[9];
-  for (int i = 0; i < 9; ++i) {
-    A[i] = x[i];
-    B[i] = x[9 + i];
-    C[i] = 0.1 * i - 0.2;
-  }
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, 3, 3, 3, x[0], A, 3, B,
-              3, 0.5, C, 3);
-  for (int i = 0; i < 9; ++i)
-    D[i] = B[i];
-  cblas_dsymm(CblasColMajor, CblasLeft, CblasUpper, 3, 3, 0.7, A, 3, C, 3,
-              x[1], B, 3);
-  cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, 3, 3, 0.3, B, 3, 0.2, A,
-              3);
-  cblas_dsyr2k(CblasColMajor, CblasUpper, CblasTrans, 3, 3, 0.1, A, 3, C, 3,
-               0.6, D, 3);
-  for (int i = 0; i < 9; ++i)
-    T[i] = 0.2 * C[i];
-  for (int i = 0; i < 3; ++i)
-    T[4 * i] += 3;
-  cblas_dtrmm(CblasRowMajor, CblasLeft, CblasUpper, CblasNoTrans,
-              CblasNonUnit, 3, 3, 0.8, T, 3, B, 3);
-  cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasUnit, 3,
-              3, x[2], T, 3, C, 3);
-  return finish(A, 9) + finish(B, 9) + finish(C, 9) + finish(D, 9);
-}
-
-static double fortran(const double *x) {
-  double A[9], B[9], C[9], u[3];
-  int n = 3, one = 1;
-  double alpha = x[17], beta = 0.5, unit = 1;
-  for (int i = 0; i < 9; ++i) {
-    A[i] = x[i];
-    B[i] = x[9 + i];
-    C[i] = 0.05 * i;
-  }
-  for (int i = 0; i < 3; ++i)
-    u[i] = x[3 * i] - x[16];
-  dgemm_("T", "N", &n, &n, &n, &alpha, A, &n, B, &n, &beta, C, &n LENGTHS(2));
-  dgemv_("N", &n, &n, &unit, C, &n, B, &one, &alpha, u, &one LENGTHS(1));
-  for (int i = 0; i < 3; ++i)
-    C[4 * i] += 4;
-  dtrsv_("U", "T", "N", &n, C, &n, u, &one LENGTHS(3));
-  return finish(u, 3) + finish(C, 9) + sin(ddot_(&n, u, &one, B, &one));
-}
+SCALAR_OF(level1)
+SCALAR_OF(level2)
+SCALAR_OF(level3)
+SCALAR_OF(fortran)
 
 /* Each function's gradient and its four second derivatives. */
 struct modes {
@@ -208,10 +103,10 @@ struct modes {
       #f,           f,                f##_grad,         f##_fwd_over_rev,      \
       f##_rev_over_rev, f##_rev_over_fwd, f##_fwd_over_fwd};
 
-NESTED_MODES(level1)
-NESTED_MODES(level2)
-NESTED_MODES(level3)
-NESTED_MODES(fortran)
+NESTED_MODES(level1_scalar)
+NESTED_MODES(level2_scalar)
+NESTED_MODES(level3_scalar)
+NESTED_MODES(fortran_scalar)
 
 static const struct modes *current;
 
@@ -337,9 +232,9 @@ static void check_over_checkpointed(void) {
 
 int main(void) {
   check_over_checkpointed();
-  check_nested(&level1_modes);
-  check_nested(&level2_modes);
-  check_nested(&level3_modes);
-  check_nested(&fortran_modes);
+  check_nested(&level1_scalar_modes);
+  check_nested(&level2_scalar_modes);
+  check_nested(&level3_scalar_modes);
+  check_nested(&fortran_scalar_modes);
   return check_report();
 }
