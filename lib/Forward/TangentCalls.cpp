@@ -26,6 +26,17 @@ using namespace llvm;
 
 namespace capsule {
 
+/// Why vector mode cannot call \p F's tangent rule: a rule takes one
+/// tangent per argument, and runs once per lane only where it touches no
+/// memory (rulesCallablePerLane).
+static std::optional<std::string> ruleRefusedInLanes(const Function &F) {
+  if (!tangentRule(F) || rulesCallablePerLane(F))
+    return std::nullopt;
+  return "vector mode (enzyme_width) through the tangent rule of '" +
+         displayName(F) +
+         "', which takes or returns pointers, is not supported yet";
+}
+
 void TangentGenerator::tangentCall(CallBase &Call) {
   if (std::optional<NestedRuntime> Kind = nestedRuntimeCall(Call)) {
     if (W > 1)
@@ -46,14 +57,9 @@ void TangentGenerator::tangentCall(CallBase &Call) {
     return tangentMath(Call, Info.Math);
   case CalleeKind::Module: {
     Function *Rule = tangentRule(*Info.Fn);
-    // A rule takes one tangent per argument, and runs once per lane only
-    // where it touches no memory.
-    if (Rule && W > 1 && !rulesCallablePerLane(*Info.Fn))
-      return unsupported(Call, "vector mode (enzyme_width) through the "
-                               "tangent rule of '" +
-                                   displayName(*Info.Fn) +
-                                   "', which takes or returns pointers, is "
-                                   "not supported yet");
+    if (W > 1)
+      if (std::optional<std::string> Why = ruleRefusedInLanes(*Info.Fn))
+        return unsupported(Call, *Why);
     // Declared, with a rule for reverse mode only.
     if (Info.Fn->isDeclaration() && !Rule)
       return unsupported(
@@ -61,6 +67,12 @@ void TangentGenerator::tangentCall(CallBase &Call) {
     return tangentDifferentiatedCall(Call);
   }
   case CalleeKind::Indirect:
+    // Any function of the call's type whose address is taken may be called.
+    if (W > 1)
+      for (Function *Target :
+           indirectCallTargets(*Call.getModule(), Call.getFunctionType()))
+        if (std::optional<std::string> Why = ruleRefusedInLanes(*Target))
+          return unsupported(Call, *Why);
     return tangentDifferentiatedCall(Call);
   case CalleeKind::MemTransfer:
     return tangentMemTransfer(Call);

@@ -183,19 +183,27 @@ bool GradientGenerator::callRefusedInVectorMode(const CallBase &Call) {
     return false;
   if (isParallelRegionCall(Call))
     return refusedInVectorMode(Call, "an OpenMP parallel region");
-  const Function *Callee = Call.getCalledFunction();
-  std::optional<GradientRule> Rule =
-      Callee ? gradientRule(*Callee) : std::nullopt;
-  if (!Rule || gradientRuleRunsPerLane(*Callee))
-    return false;
-  if (std::optional<StringRef> Routine = libraryRoutineOfRule(*Rule->Augment))
-    return refusedInVectorMode(Call, "the built-in rule of the library "
-                                     "routine '" +
-                                         *Routine + "'");
-  return refusedInVectorMode(Call, "the gradient rule of '" +
-                                       displayName(*Callee) +
-                                       "', which takes or returns pointers "
-                                       "or keeps a tape,");
+  // An indirect call may reach any function of its type whose address is
+  // taken; one of them with a rule is refused as a direct call would be.
+  SmallVector<Function *, 4> Callees;
+  if (Function *Callee = Call.getCalledFunction())
+    Callees.push_back(Callee);
+  else
+    Callees = indirectCallTargets(*P.getParent(), Call.getFunctionType());
+  for (Function *Callee : Callees) {
+    std::optional<GradientRule> Rule = gradientRule(*Callee);
+    if (!Rule || gradientRuleRunsPerLane(*Callee))
+      continue;
+    if (std::optional<StringRef> Routine = libraryRoutineOfRule(*Rule->Augment))
+      return refusedInVectorMode(Call, "the built-in rule of the library "
+                                       "routine '" +
+                                           *Routine + "'");
+    return refusedInVectorMode(Call, "the gradient rule of '" +
+                                         displayName(*Callee) +
+                                         "', which takes or returns pointers "
+                                         "or keeps a tape,");
+  }
+  return false;
 }
 
 } // namespace capsule

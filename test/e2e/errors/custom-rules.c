@@ -103,10 +103,19 @@ double uses_tangent_rule(double x) {
   scale_in_place(&x);
   return x;
 }
+/* The same rule reached through a pointer. */
+void (*volatile scaler)(double *) = scale_in_place;
+double uses_rule_through_pointer(double x) {
+  // CHECK-DAG: custom-rules.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'uses_rule_through_pointer': vector mode (enzyme_width) through the tangent rule of 'scale_in_place', which takes or returns pointers, is not supported yet
+  scaler(&x);
+  return x;
+}
 
 void run(double x) {
   __capsule_autodiff((void *)uses_tangent_only, x);
   __capsule_fwddiff((void *)uses_gradient_only, x, 1.0);
   __enzyme_fwddiff((void *)uses_tangent_rule, enzyme_width, 2, x, 1.0, 2.0);
+  __enzyme_fwddiff((void *)uses_rule_through_pointer, enzyme_width, 2, x, 1.0,
+                   2.0);
   __capsule_autodiff_checkpointed((void *)uses_gradient_rule, x);
 }

@@ -41,6 +41,13 @@ static int ascending(const void *a, const void *b) {
   double u = *(const double *)a, v = *(const double *)b;
   return (u > v) - (u < v);
 }
+/* The same rule reached through a pointer. */
+static void (*volatile squarer)(const double *, double *) = square_into;
+static void through_pointer(const double *x, double *y) {
+  // CHECK-DAG: vector-reverse.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'through_pointer': vector mode (enzyme_width) in reverse mode through the gradient rule of 'square_into', which takes or returns pointers or keeps a tape, is not supported yet
+  squarer(x, y);
+}
+
 static double with_qsort(const double *x) {
   double v[3] = {x[0], x[1] * x[1], x[0] * x[1]};
   // CHECK-DAG: vector-reverse.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot differentiate function 'with_qsort': vector mode (enzyme_width) in reverse mode through the built-in rule of the library routine 'qsort' is not supported yet
@@ -65,6 +72,8 @@ static double scale(double a, double b) { return a * b; }
 void use(const double *x, double *dx, double *y, double *dy, double a) {
   __enzyme_autodiff((void *)with_rule, enzyme_width, 2, enzyme_dupv, 16, x, dx,
                     enzyme_dupv, 16, y, dy);
+  __enzyme_autodiff((void *)through_pointer, enzyme_width, 2, enzyme_dupv, 16,
+                    x, dx, enzyme_dupv, 16, y, dy);
   __enzyme_autodiff((void *)with_qsort, enzyme_width, 2, enzyme_dupv, 16, x,
                     dx);
   __enzyme_autodiff((void *)simd, enzyme_width, 2, enzyme_dupv, 16, x, dx);
