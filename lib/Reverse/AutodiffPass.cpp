@@ -97,19 +97,16 @@ Value *adjointsAsArrays(IRBuilder<> &B, const GradientRequest &R,
   unsigned Width = R.Sig.Width;
   if (Width == 1)
     return Adjoints;
-  SmallVector<Value *, 4> Arrays;
-  SmallVector<Type *, 4> Types;
-  for (auto [K, Activity] : enumerate(R.Sig.Args)) {
-    if (Activity != ArgActivity::Out)
-      continue;
-    Value *Field = B.CreateExtractValue(Adjoints, Arrays.size());
-    Arrays.push_back(lanesAsArray(
-        B, R.Sig.Fn->getFunctionType()->getParamType(K), Field, Width));
-    Types.push_back(Arrays.back()->getType());
-  }
-  Value *Result = PoisonValue::get(StructType::get(B.getContext(), Types));
-  for (auto [I, Array] : enumerate(Arrays))
-    Result = B.CreateInsertValue(Result, Array, I);
+  // The type the marker's declared result was checked against.
+  FunctionType *FT = R.Sig.Fn->getFunctionType();
+  Value *Result = PoisonValue::get(markerAdjointsType(FT, R.Sig.Args, Width));
+  unsigned Index = 0;
+  for (auto [K, Activity] : enumerate(R.Sig.Args))
+    if (Activity == ArgActivity::Out) {
+      Value *Lanes = B.CreateExtractValue(Adjoints, Index);
+      Result = B.CreateInsertValue(
+          Result, lanesAsArray(B, FT->getParamType(K), Lanes, Width), Index++);
+    }
   return Result;
 }
 
