@@ -224,24 +224,18 @@ void Differentiator::reportUnlocatedRefusals() {
 }
 
 /// Bodies for the derivatives of a function that was refused: the
-/// compilation fails, but the module must stay valid until it does.
+/// compilation fails, but the module must stay valid until it does, and
+/// what a refusal left unfinished (values without twins) must not reach
+/// the optimizer, which the compilation still runs.
 static void giveUnreachableBodies(const Derivative &Dv) {
-  for (Function *F : {Dv.Fwd, Dv.Rev, Dv.Tangent})
-    if (F)
-      new UnreachableInst(F->getContext(),
-                          BasicBlock::Create(F->getContext(), "refused", F));
-}
-
-/// Unfinished bodies of \p Dv's functions replaced as giveUnreachableBodies
-/// gives them.
-static void replaceWithUnreachableBodies(const Derivative &Dv) {
   for (Function *F : {Dv.Fwd, Dv.Rev, Dv.Tangent})
     if (F) {
       GlobalValue::LinkageTypes Linkage = F->getLinkage();
       F->deleteBody();
       F->setLinkage(Linkage);
+      new UnreachableInst(F->getContext(),
+                          BasicBlock::Create(F->getContext(), "refused", F));
     }
-  giveUnreachableBodies(Dv);
 }
 
 /// A function with a rule of the user's for \p Sig's mode gets a
@@ -296,10 +290,8 @@ void Differentiator::run() {
       TangentGenerator(*this, Sig, P, *Derivatives[Sig].Tangent).run();
     else
       GradientGenerator(*this, Sig, P, Derivatives[Sig], FAM).run();
-    // What a refusal left unfinished (values without twins) must not reach
-    // the optimizer, which the compilation still runs before it fails.
     if (Failures != FailuresBefore)
-      replaceWithUnreachableBodies(Derivatives[Sig]);
+      giveUnreachableBodies(Derivatives[Sig]);
     else if (Sig.Width > 1)
       for (Function *F : {Derivatives[Sig].Fwd, Derivatives[Sig].Rev,
                           Derivatives[Sig].Tangent})
