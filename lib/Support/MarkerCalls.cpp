@@ -347,9 +347,7 @@ bool RequestParser::parseWidth() {
                 "' asks for vector mode, which split mode "
                 "(__enzyme_augmentfwd, __enzyme_reverse) does not support "
                 "yet; call the halves once per seed");
-  if (Width > 1 && markerKind(*cast<Function>(
-                       Call.getCalledOperand()->stripPointerCasts())) ==
-                       MarkerKind::AutodiffCheckpointed)
+  if (Width > 1 && markerCallKind(Call) == MarkerKind::AutodiffCheckpointed)
     return fail("'" + Name +
                 "' asks for vector mode, which checkpointed gradients do "
                 "not support yet; call __capsule_autodiff_checkpointed once "
