@@ -18,6 +18,8 @@
 #include "Reverse/AutodiffPass.h"
 #include "Reverse/LoopTapeReservation.h"
 #include "Reverse/ReverseVectorization.h"
+#include "Support/LinkTime.h"
+#include "Support/ThinLTOImports.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -65,6 +67,27 @@ void addCapsulePasses(ModulePassManager &MPM, PassBuilder *PB,
   MPM.addPass(capsule::InterruptPass(PB ? cleanup(*PB, Level) : std::nullopt));
 }
 
+/// Runs its passes on a module at the link only (Support/LinkTime.h).
+class LinkTimeOnly : public PassInfoMixin<LinkTimeOnly> {
+  ModulePassManager Passes;
+
+public:
+  explicit LinkTimeOnly(ModulePassManager Passes) : Passes(std::move(Passes)) {}
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    if (!capsule::isLinkTimeModule(M))
+      return PreservedAnalyses::all();
+    return Passes.run(M, MAM);
+  }
+};
+
+/// The end of a ThinLTO compile (Support/ThinLTOImports.h).
+struct ThinLTOImportRequests : PassInfoMixin<ThinLTOImportRequests> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    return capsule::requestThinLTOImports(M) ? PreservedAnalyses::none()
+                                             : PreservedAnalyses::all();
+  }
+};
+
 void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
@@ -111,9 +134,17 @@ void registerCallbacks(PassBuilder &PB) {
         if (Point == PipelinePoint::OptimizerEarly)
           addCapsulePasses(MPM, &PB, Level);
       });
+  // ThinLTO's backends: before the optimizer's start, where the bodies the
+  // link imported are gone (EliminateAvailableExternally), and only in a
+  // file whose compile left its marker calls to the link.
+  PB.registerPipelineEarlySimplificationEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        ModulePassManager AtTheLink;
+        addCapsulePasses(AtTheLink, nullptr, OptimizationLevel::O0);
+        MPM.addPass(LinkTimeOnly(std::move(AtTheLink)));
+      });
   // Full LTO: the link's merged module (compiles with -flto left their
-  // marker calls to it: Support/LinkTime.h). ThinLTO's backends run the
-  // optimizer-early callback above.
+  // marker calls to it: Support/LinkTime.h).
   PB.registerFullLinkTimeOptimizationEarlyEPCallback(
       [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
         addCapsulePasses(MPM, &PB, Level);
@@ -122,6 +153,7 @@ void registerCallbacks(PassBuilder &PB) {
       [&PB, Point](ModulePassManager &MPM, OptimizationLevel Level) {
         if (Point == PipelinePoint::OptimizerLast)
           addCapsulePasses(MPM, &PB, Level);
+        MPM.addPass(ThinLTOImportRequests());
       });
 }
 

@@ -297,12 +297,15 @@ void keepNestedGradientsPlain(
 PreservedAnalyses AutodiffPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // When run alone (opt -passes=capsule).
   refuseUnimplementedApi(M);
+  // At the link, before the rules are read: what the compile added for
+  // the link goes first.
+  if (!isPreLinkCompile(M))
+    enterLinkTime(M);
   readCustomRules(M);
   SmallVector<MarkerCall, 8> Calls = findMarkerCalls(M);
   // Compiled with -flto: the functions may be in other files.
   if (deferToLink(M, !Calls.empty()))
     return PreservedAnalyses::none();
-  enterLinkTime(M);
   if (Calls.empty())
     return PreservedAnalyses::all();
   supplyLibraryBodies(M);

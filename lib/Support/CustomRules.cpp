@@ -509,6 +509,12 @@ bool isRuleRegistration(const GlobalVariable &G) {
   return registrationKind(G.getName()).has_value();
 }
 
+GlobalValue *registeredSymbol(const GlobalVariable &G) {
+  SmallVector<Value *, 3> Ops = entries(G);
+  return Ops.empty() ? nullptr
+                     : dyn_cast<GlobalValue>(Ops[0]->stripPointerCasts());
+}
+
 void readCustomRules(Module &M) {
   // A compile for link-time optimization checks the rules; the link reads
   // them again from the merged module, where a rule and its function, which

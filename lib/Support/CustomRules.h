@@ -43,6 +43,8 @@ llvm::SmallVector<llvm::ConstantStruct *, 4> globalAnnotations(llvm::Module &M);
 
 /// Whether \p G registers a rule or annotation readCustomRules reads.
 bool isRuleRegistration(const llvm::GlobalVariable &G);
+/// What registration \p G is about: the function or global it names first.
+llvm::GlobalValue *registeredSymbol(const llvm::GlobalVariable &G);
 /// Whether readCustomRules reads the annotation \p Text
 /// (`__attribute__((annotate(Text)))`).
 bool isRuleAnnotation(llvm::StringRef Text);

@@ -5,7 +5,8 @@
 // file: differentiation waits for the link, where lld runs the plugin
 // (capsule-config --lto-ldflags) on the merged module (full LTO: the
 // FullLinkTimeOptimizationEarly extension point) or on each file with what
-// it imported (ThinLTO: the backends' optimizer-early extension point).
+// it imported (ThinLTO: the backends' early-simplification extension point,
+// before the optimizer drops the imported bodies).
 // The compile marks its module so that the marker passes know where they
 // run:
 //   compile (pipeline start)   "capsule.lto.prelink": the marker passes
@@ -42,8 +43,17 @@ bool deferToLink(llvm::Module &M, bool HasMarkers);
 /// After the last marker pass deferred: the link comes next.
 void finishPreLinkCompile(llvm::Module &M);
 
-/// At the link: the reference the compile left goes.
+/// At the link: the reference and the blocks the compile left go.
 void enterLinkTime(llvm::Module &M);
+
+/// Whether \p M is a file at the link (a ThinLTO backend, or full LTO's
+/// merged module) whose compile deferred its marker calls to it, or the
+/// end of that compile.
+bool isLinkTimeModule(const llvm::Module &M);
+
+/// Whether \p M, compiled for ThinLTO, deferred its marker calls to the
+/// link (at the end of its compile, or in a backend).
+bool awaitsThinLTOLink(const llvm::Module &M);
 
 /// What to do about a marker call whose function has no body here: compile
 /// with -flto (or, where that is ThinLTO, link with full LTO).

@@ -1,32 +1,39 @@
 // Link-time differentiation: the marker calls here name model(), defined in
 // another file, which calls helpers from a static library, one of which has
-// a custom gradient registered in a third file. Compiled with -flto and
-// linked with $(capsule-config --lto-ldflags): plain, checkpointed and
-// forward-mode derivatives and an interruptible run, at -O0 and -O2, against
-// central differences. Linked without the plugin, the link fails naming what
-// to add; without -flto, the compile names the function and says to use
-// LTO; with ThinLTO, whose backends see one file at a time, the link says
-// to use full LTO.
+// a custom gradient registered in a third file. Compiled with -flto (full
+// and thin) and linked with $(capsule-config --lto-ldflags): plain,
+// checkpointed and forward-mode derivatives and an interruptible run, at -O0
+// and -O2, against central differences, through memory and tables of
+// functions of other files (ThinLTO's link at -O1 at least:
+// its backends run no plugin at -O0). Linked without the plugin, the link
+// fails naming what to add; without -flto, the compile names the function
+// and says to use LTO; a weak function, which ThinLTO does not import, is
+// refused at the link with what to do.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: for O in 0 2; do \
-// RUN:   %clang -O$O -g -flto %capsule_cflags -c %s -o %t/main$O.o && \
-// RUN:   %clang -O$O -g -flto %capsule_cflags -c %S/Inputs/lto/model.c -o %t/model$O.o && \
-// RUN:   %clang -O$O -g -flto %capsule_cflags -c %S/Inputs/lto/util.c -o %t/util$O.o && \
-// RUN:   %clang -O$O -g -flto %capsule_cflags -c %S/Inputs/lto/rules.c -o %t/rules$O.o && \
-// RUN:   rm -f %t/libutil$O.a && %llvm_ar rc %t/libutil$O.a %t/util$O.o && \
-// RUN:   %clang -O$O -flto %t/main$O.o %t/model$O.o %t/rules$O.o %t/libutil$O.a \
-// RUN:     $(%capsule_config --lto-ldflags --ldflags) -o %t/prog$O && %t/prog$O || exit 1; \
-// RUN: done
-// RUN: not %clang -O2 -flto %t/main2.o %t/model2.o %t/rules2.o %t/libutil2.a \
+// RUN: for L in full thin; do for O in 0 2; do \
+// RUN:   %clang -O$O -g -flto=$L %capsule_cflags -c %s -o %t/main$L$O.o && \
+// RUN:   %clang -O$O -g -flto=$L %capsule_cflags -c %S/Inputs/lto/model.c -o %t/model$L$O.o && \
+// RUN:   %clang -O$O -g -flto=$L %capsule_cflags -c %S/Inputs/lto/util.c -o %t/util$L$O.o && \
+// RUN:   %clang -O$O -g -flto=$L %capsule_cflags -c %S/Inputs/lto/rules.c -o %t/rules$L$O.o && \
+// RUN:   rm -f %t/libutil$L$O.a && %llvm_ar rc %t/libutil$L$O.a %t/util$L$O.o && \
+// RUN:   LINK=$O && if [ $L$O = thin0 ]; then LINK=1; fi && \
+// RUN:   %clang -O$LINK -flto=$L %t/main$L$O.o %t/model$L$O.o %t/rules$L$O.o %t/libutil$L$O.a \
+// RUN:     $(%capsule_config --lto-ldflags --ldflags) -o %t/prog$L$O && %t/prog$L$O || exit 1; \
+// RUN: done; done
+// RUN: not %clang -O2 -flto %t/mainfull2.o %t/modelfull2.o %t/rulesfull2.o %t/libutilfull2.a \
 // RUN:   --ld-path=%llvm_bindir/ld.lld $(%capsule_config --ldflags) -o %t/noplugin 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOPLUGIN
 // NOPLUGIN: undefined symbol: __capsule_link_with_the_plugin__see_capsule_config_lto_ldflags
+// RUN: not %clang -O0 -flto=thin %t/mainthin0.o %t/modelthin0.o %t/rulesthin0.o %t/libutilthin0.a \
+// RUN:   $(%capsule_config --lto-ldflags --ldflags) -o %t/thin-O0 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=THIN-O0
+// THIN-O0: undefined symbol: __capsule_link_with_the_plugin_and_at_least_O1__see_capsule_config_lto_ldflags
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t/nolto.o 2>&1 | FileCheck %s --check-prefix=NOLTO
-// RUN: %clang -O2 -g -flto=thin %capsule_cflags -c %s -o %t/thin-main.o
-// RUN: %clang -O2 -g -flto=thin %capsule_cflags -c %S/Inputs/lto/model.c -o %t/thin-model.o
-// RUN: not %clang -O2 -flto=thin %t/thin-main.o %t/thin-model.o %t/rules2.o %t/libutil2.a \
-// RUN:   $(%capsule_config --lto-ldflags --ldflags) -o %t/thin 2>&1 | FileCheck %s --check-prefix=THIN
-// THIN: error: {{.*}}'model' has no body in this translation unit; only functions defined here can be differentiated; ThinLTO differentiates each file with only what it imports: link with full LTO (-flto=full)
+// RUN: %clang -O2 -g -flto=thin %capsule_cflags -DWEAK_MODEL -c %s -o %t/weak-main.o
+// RUN: %clang -O2 -g -flto=thin %capsule_cflags -DWEAK_MODEL -c %S/Inputs/lto/model.c -o %t/weak-model.o
+// RUN: not %clang -O2 -flto=thin %t/weak-main.o %t/weak-model.o %t/rulesthin2.o %t/libutilthin2.a \
+// RUN:   $(%capsule_config --lto-ldflags --ldflags) -o %t/weak 2>&1 | FileCheck %s --check-prefix=WEAK
+// WEAK: error: {{.*}}'model_weak' has no body in this translation unit; only functions defined here can be differentiated; with ThinLTO, a function another file defines is differentiated where the link imports it, which it did not here: link with $(capsule-config --lto-ldflags), which lets it import what derivatives need, or with full LTO (-flto=full)
 #include <capsule/capsule.h>
 #include <math.h>
 #include "check.h"
@@ -37,6 +44,16 @@
 static double model_fd(double *x, void *ctx) {
   (void)ctx;
   return model(x, N);
+}
+
+static double history_fd(double *x, void *ctx) {
+  (void)ctx;
+  return model_history(x, N);
+}
+
+static double table_fd(double *x, void *ctx) {
+  (void)ctx;
+  return model_table(x, N);
 }
 
 static double run_steps(double *state, double dt) {
@@ -66,6 +83,21 @@ int main(void) {
     check_close("tangent across files", t, g[k], CHECK_CF_RTOL * 100,
                 CHECK_CF_ATOL);
   }
+  double gh[N] = {0}, gh_cp[N] = {0};
+  __capsule_autodiff((void *)model_history, x, gh, N);
+  check_grad_fd("gradient through another file's memory", gh, history_fd,
+                NULL, x, N);
+  __capsule_autodiff_checkpointed((void *)model_history, x, gh_cp, N);
+  check_grad_fd("checkpointed through another file's memory", gh_cp,
+                history_fd, NULL, x, N);
+  double gt[N] = {0};
+  __capsule_autodiff((void *)model_table, x, gt, N);
+  check_grad_fd("gradient through tables of functions of two files", gt,
+                table_fd, NULL, x, N);
+#ifdef WEAK_MODEL
+  double gw[N] = {0};
+  __capsule_autodiff((void *)model_weak, x, gw, N);
+#endif
   double s[N] = {0.3, -0.5, 0.8, 0.1};
   uint64_t steps = __capsule_primops((void *)model_step, s, N, 0.01);
   check_cf("an interruptible run across files counts steps", steps > 0, 1);
