@@ -34,7 +34,10 @@ constexpr int PlaceAdjointSink = PlaceTangentSink + 1;
 // Vector mode: lane k > 0 keeps its tangents in a sink of its own (lane 0
 // in level 0's), so that lanes never share a byte.
 constexpr int FirstLaneSink = PlaceAdjointSink + 1;
-constexpr int SinkCount = FirstLaneSink + CAPSULE_MAX_LANES - 1;
+// Vector mode over a gradient: lane k > 0's tangents of places in the
+// gradient's sink (lane 0's in PlaceTangentSink).
+constexpr int FirstLanePlaceSink = FirstLaneSink + CAPSULE_MAX_LANES - 1;
+constexpr int SinkCount = FirstLanePlaceSink + CAPSULE_MAX_LANES - 1;
 thread_local char *TangentSinks[SinkCount];
 thread_local bool TangentSinkUsed[SinkCount];
 
@@ -219,14 +222,20 @@ extern "C" uint64_t __capsule_tangent_arena_usable_size(const void *Shadow) {
   return __capsule_arena_usable_size(Shadow);
 }
 
-extern "C" void *__capsule_tangent_of_sink_place(const void *Place) {
-  return capsule::sinkPlace(usedSink(PlaceTangentSink), Place);
+extern "C" void *__capsule_tangent_lane_of_sink_place(const void *Place,
+                                                      uint64_t Lane) {
+  return capsule::sinkPlace(
+      usedSink(Lane ? FirstLanePlaceSink + static_cast<int>(Lane) - 1
+                    : PlaceTangentSink),
+      Place);
 }
 
-extern "C" void __capsule_tangent_sink_fill_places(void *Twin, const void *Src,
-                                                   uint64_t Bytes) {
-  fillPlaces(Twin, Src, Bytes, [](const void *P) {
-    return __capsule_tangent_of_sink_place(__capsule_sink_of(P));
+extern "C" void __capsule_tangent_lane_sink_fill_places(void *Twin,
+                                                        const void *Src,
+                                                        uint64_t Bytes,
+                                                        uint64_t Lane) {
+  fillPlaces(Twin, Src, Bytes, [Lane](const void *P) {
+    return __capsule_tangent_lane_of_sink_place(__capsule_sink_of(P), Lane);
   });
 }
 

@@ -33,6 +33,8 @@ __thread capsule_tape_state __capsule_tape
     __attribute__((tls_model("initial-exec")));
 __thread capsule_tape_state __capsule_tangent_tape
     __attribute__((tls_model("initial-exec")));
+__thread capsule_tape_state __capsule_tangent_tape_lanes[CAPSULE_MAX_LANES]
+    __attribute__((tls_model("initial-exec")));
 __thread capsule_tape_state __capsule_outer_tape
     __attribute__((tls_model("initial-exec")));
 __thread capsule_tape_state __capsule_adjoint_tape
@@ -48,8 +50,9 @@ struct alignas(16) Chunk {
   uint64_t Capacity;      // bytes allocated after the header
   uint64_t BytesBelow;    // bytes in use in all chunks below
   uint64_t CapacityBelow; // capacity of all chunks below
-  char *Twin;        // Capacity bytes for the tangents of the records (forward
-                     // mode over a gradient), null until first needed
+  // Capacity bytes for the tangents of the records (forward mode over a
+  // gradient), one per lane of vector mode, null until first needed.
+  char *Twins[CAPSULE_MAX_LANES];
   char *AdjointTwin; // Capacity zeroed bytes for their adjoints (reverse
                      // mode over a gradient), null until first needed
   uint64_t TwinHigh; // bytes of AdjointTwin written since it was cleared
@@ -119,7 +122,7 @@ Chunk *allocateChunk(ThreadTape &T, uint64_t Capacity) {
   if (!C)
     failAllocation(Capacity);
   C->Capacity = Capacity;
-  C->Twin = nullptr;
+  std::fill_n(C->Twins, CAPSULE_MAX_LANES, nullptr);
   C->AdjointTwin = nullptr;
   C->TwinHigh = 0;
   ++T.Chunks.Allocated;
@@ -130,7 +133,8 @@ Chunk *allocateChunk(ThreadTape &T, uint64_t Capacity) {
 void freeChunk(ThreadTape &T, Chunk *C) {
   if (!C)
     return;
-  std::free(C->Twin);
+  for (char *Twin : C->Twins)
+    std::free(Twin);
   std::free(C->AdjointTwin);
   std::free(C);
   --T.Chunks.Held;
@@ -279,26 +283,27 @@ void *popSlow(capsule::TapeLevel L, uint64_t N) {
   return Record;
 }
 
-// Points Mirror at the current chunk's twin (the chunk's field Twin,
-// allocated on first use, zeroed if Zeroed) and returns the twin of Record
-// (null for null): forward and reverse mode over a gradient.
-void *mirrorTape(capsule_tape_state &Mirror, char *Chunk::*Twin, bool Zeroed,
+// Points Mirror at the current chunk's twin (the chunk's field TwinOf
+// gives, allocated on first use, zeroed if Zeroed) and returns the twin of
+// Record (null for null): forward and reverse mode over a gradient.
+template <class TwinField>
+void *mirrorTape(capsule_tape_state &Mirror, TwinField TwinOf, bool Zeroed,
                  void *Record) {
   Chunk *C = currentChunk(__capsule_tape);
   if (!C) {
     Mirror = capsule_tape_state{};
     return nullptr;
   }
-  char *&T = C->*Twin;
+  char *&T = TwinOf(*C);
   if (!T) {
     T = static_cast<char *>(Zeroed ? std::calloc(1, C->Capacity)
                                    : std::malloc(C->Capacity));
     if (!T)
       failAllocation(C->Capacity);
   }
-  auto TwinOf = [C, T](char *P) { return T + (P - C->begin()); };
-  Mirror = {TwinOf(__capsule_tape.top), TwinOf(__capsule_tape.chunk_end), T};
-  return Record ? TwinOf(static_cast<char *>(Record)) : nullptr;
+  auto At = [C, T](char *P) { return T + (P - C->begin()); };
+  Mirror = {At(__capsule_tape.top), At(__capsule_tape.chunk_end), T};
+  return Record ? At(static_cast<char *>(Record)) : nullptr;
 }
 
 } // namespace
@@ -319,9 +324,12 @@ extern "C" void *__capsule_outer_tape_pop_slow(uint64_t N) {
   return popSlow(capsule::TapeLevel::Outer, N);
 }
 
-extern "C" void *__capsule_tangent_tape_mirror(void *Record) {
-  return mirrorTape(__capsule_tangent_tape, &Chunk::Twin, /*Zeroed=*/false,
-                    Record);
+extern "C" void *__capsule_tangent_tape_lane_mirror(void *Record,
+                                                    uint64_t Lane) {
+  return mirrorTape(
+      Lane ? __capsule_tangent_tape_lanes[Lane] : __capsule_tangent_tape,
+      [Lane](Chunk &C) -> char *& { return C.Twins[Lane]; },
+      /*Zeroed=*/false, Record);
 }
 
 // The adjoint twins are the outer gradient's shadow memory of the records,
@@ -343,8 +351,9 @@ extern "C" void __capsule_adjoint_tape_clear(void) {
 }
 
 extern "C" void *__capsule_adjoint_tape_mirror(void *Record) {
-  return mirrorTape(__capsule_adjoint_tape, &Chunk::AdjointTwin,
-                    /*Zeroed=*/true, Record);
+  return mirrorTape(
+      __capsule_adjoint_tape, [](Chunk &C) -> char *& { return C.AdjointTwin; },
+      /*Zeroed=*/true, Record);
 }
 
 namespace capsule {

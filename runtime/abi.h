@@ -507,25 +507,30 @@ double __capsule_polygamma(int n, double x);
 // Forward mode over a gradient (lib/Forward, Hessian-vector products). The
 // outer call differentiates the inner gradient's generated code, whose tape
 // records and shadows are its primal memory: every tape chunk gets a twin
-// chunk of the same capacity, and __capsule_tangent_tape mirrors
-// __capsule_tape over the twins, so that the tangent of a record is at the
-// same offset in the twin chunk. The inner code's shadow blocks get twins
+// chunk of the same capacity per lane (vector mode: enzyme_width), and
+// lane k's tangent tape mirrors __capsule_tape over lane k's twins, so that
+// the tangent of a record is at the same offset in the twin chunk. Lane 0's
+// tangent tape is __capsule_tangent_tape, lane k > 0's
+// __capsule_tangent_tape_lanes[k]. The inner code's shadow blocks get twins
 // from the same shadow functions (the calls on them are linear in the
 // contents, or bookkeeping the twins must follow too).
 extern __thread capsule_tape_state __capsule_tangent_tape;
+extern __thread capsule_tape_state
+    __capsule_tangent_tape_lanes[CAPSULE_MAX_LANES];
 // After the tape moved to another chunk (a slow push or pop, or a gradient
-// call's start): points __capsule_tangent_tape at the current chunk's twin
-// (allocated on first use, kept with the chunk) and returns the twin of
-// `record` (null for null).
-void *__capsule_tangent_tape_mirror(void *record);
-// The tangent of a place in the sink (the adjoint of memory without
-// shadows, written by the inner gradient): the same place in a tangent sink
-// of its own, which reads as zero at the start of every forward-mode call.
-void *__capsule_tangent_of_sink_place(const void *place);
-// twin[i] = src[i] ? tangent_of_sink_place(sink_of(src[i])) : 0 for the
-// bytes / 8 pointers at src: the twin of __capsule_sink_fill.
-void __capsule_tangent_sink_fill_places(void *twin, const void *src,
-                                        uint64_t bytes);
+// call's start): points lane `lane`'s tangent tape at the current chunk's
+// twin for the lane (allocated on first use, kept with the chunk) and
+// returns the twin of `record` (null for null).
+void *__capsule_tangent_tape_lane_mirror(void *record, uint64_t lane);
+// The tangent in lane `lane` of a place in the sink (the adjoint of memory
+// without shadows, written by the inner gradient): the same place in a
+// tangent sink of the lane's own, which reads as zero at the start of every
+// forward-mode call.
+void *__capsule_tangent_lane_of_sink_place(const void *place, uint64_t lane);
+// twin[i] = src[i] ? tangent_lane_of_sink_place(sink_of(src[i]), lane) : 0
+// for the bytes / 8 pointers at src: the twin of __capsule_sink_fill.
+void __capsule_tangent_lane_sink_fill_places(void *twin, const void *src,
+                                             uint64_t bytes, uint64_t lane);
 // The twin of __capsule_defer_free: the tangent block of a block whose free
 // the gradient postponed, freed with it (null and places in a tangent sink
 // are left alone).

@@ -380,8 +380,9 @@ std::optional<NestedRuntime> nestedRuntimeCall(const CallBase &Call) {
       .Case("__capsule_defer_free", NestedRuntime::DeferFree)
       .Case("__capsule_sink_of", NestedRuntime::PlaceOf)
       .Case("__capsule_sink_fill", NestedRuntime::PlaceFill)
-      .Cases("__capsule_tangent_tape_mirror", "__capsule_tangent_of_sink_place",
-             "__capsule_tangent_sink_fill_places",
+      .Cases("__capsule_tangent_tape_lane_mirror",
+             "__capsule_tangent_lane_of_sink_place",
+             "__capsule_tangent_lane_sink_fill_places",
              "__capsule_defer_tangent_free", NestedRuntime::OverGradient)
       .Cases("__capsule_outer_tape_push_slow", "__capsule_outer_tape_pop_slow",
              "__capsule_outer_gradient_begin",

@@ -37,11 +37,28 @@ static std::optional<std::string> ruleRefusedInLanes(const Function &F) {
          "', which takes or returns pointers, is not supported yet";
 }
 
+/// What an inner forward-mode call leaves (tangentNestedRuntime) for the
+/// tangents of memory, which vector mode does not keep per lane yet (its
+/// start, dropped, needs nothing).
+static bool isForwardRuntime(NestedRuntime Kind) {
+  switch (Kind) {
+  case NestedRuntime::TangentAlloc:
+  case NestedRuntime::TangentRealloc:
+  case NestedRuntime::TangentFree:
+  case NestedRuntime::SinkOf:
+  case NestedRuntime::SinkFill:
+    return true;
+  default:
+    return false;
+  }
+}
+
 void TangentGenerator::tangentCall(CallBase &Call) {
   if (std::optional<NestedRuntime> Kind = nestedRuntimeCall(Call)) {
-    if (W > 1)
+    if (W > 1 && isForwardRuntime(*Kind))
       return unsupported(Call, "vector mode (enzyme_width) of code that "
-                               "itself differentiates is not supported yet");
+                               "itself computes tangents of memory (forward "
+                               "over forward) is not supported yet");
     return tangentNestedRuntime(Call, *Kind);
   }
   if (markerCallKind(Call) == MarkerKind::AutodiffCheckpointed)
@@ -176,54 +193,69 @@ void TangentGenerator::tangentNestedRuntime(CallBase &Call,
 
 /// What an inner gradient call left in the code (forward over reverse, the
 /// Hessian-vector product): its tape records and shadow blocks are memory
-/// like any other to this call, with twins of their own (runtime/abi.h).
-/// The tangent tape follows the tape's chunks; a shadow block's twin is a
-/// shadow block too, and the calls that update shadows (linear in their
-/// contents, or bookkeeping that frees them) update the twins alike.
+/// like any other to this call, with twins of their own in each lane
+/// (runtime/abi.h). The tangent tape follows the tape's chunks; a shadow
+/// block's twin is a shadow block too, and the calls that update shadows
+/// (linear in their contents, or bookkeeping that frees them) update the
+/// twins alike.
 void TangentGenerator::tangentGradientRuntime(CallBase &Call,
                                               NestedRuntime Kind) {
   auto Arg = [&](unsigned K) { return Call.getArgOperand(K); };
   auto *Clone = cast<CallBase>(primal(&Call));
   IRBuilder<> B = after(Call);
-  // The same call on the twins, where a pointer argument has one; the
-  // others get a place in the tangent sink, or null for calls that read
-  // shadow blocks' headers.
+  auto Lane = [&](unsigned K) { return B.getInt64(K); };
+  // Lane K's twin of pointer argument A: its shadow, or a place in the
+  // tangent sink (SinkForMissing), or null for calls that read shadow
+  // blocks' headers.
   auto SameCallOnTwins = [&](bool SinkForMissing) {
     if (none_of(Call.args(), [&](Value *A) {
           return A->getType()->isPointerTy() && shadowOf(A);
         }))
       return;
-    SmallVector<Value *, 3> Args;
-    for (Value *A : Call.args()) {
-      if (!A->getType()->isPointerTy())
-        Args.push_back(primal(A));
-      else if (Value *Twin = shadowOf(A))
-        Args.push_back(Twin);
-      else
-        Args.push_back(SinkForMissing ? twinOrSink(B, A)
-                                      : Constant::getNullValue(A->getType()));
+    SmallVector<Value *, 3> Twins;
+    for (Value *A : Call.args())
+      Twins.push_back(!A->getType()->isPointerTy() ? nullptr
+                      : shadowOf(A)                ? shadowOf(A)
+                      : SinkForMissing             ? twinOrSink(B, A)
+                                                   : nullptr);
+    for (unsigned K = 0; K < W; ++K) {
+      SmallVector<Value *, 3> Args;
+      for (auto [A, Twin] : zip(Call.args(), Twins))
+        Args.push_back(!A->getType()->isPointerTy() ? primal(A)
+                       : Twin                       ? laneOf(B, Twin, K, W)
+                              : Constant::getNullValue(A->getType()));
+      B.CreateCall(Clone->getFunctionType(), Clone->getCalledOperand(), Args);
     }
-    B.CreateCall(Clone->getFunctionType(), Clone->getCalledOperand(), Args);
   };
   switch (Kind) {
   case NestedRuntime::GradientCall:
-    B.CreateCall(D.abi().tangentTapeMirror(),
-                 {ConstantPointerNull::get(B.getPtrTy())});
+    for (unsigned K = 0; K < W; ++K)
+      B.CreateCall(D.abi().tangentTapeMirror(),
+                   {ConstantPointerNull::get(B.getPtrTy()), Lane(K)});
     return;
-  case NestedRuntime::BindGlobals:
-    return D.bindShadowGlobalsOneLevelUp(B, Call, primal(Arg(3)),
-                                         twinOrZero(Arg(3)), Sig.Level);
+  case NestedRuntime::BindGlobals: {
+    Value *Twins = twinOrZero(Arg(3));
+    for (unsigned K = 0; K < W; ++K)
+      D.bindShadowGlobalsOneLevelUp(B, Call, primal(Arg(3)),
+                                    laneOf(B, Twins, K, W), Sig.Level, K);
+    return;
+  }
   case NestedRuntime::TapeSlowPath:
-    return setTwin(&Call, B.CreateCall(D.abi().tangentTapeMirror(), {Clone}));
+    return setTwin(&Call, makeLanes(B, W, [&](unsigned K) -> Value * {
+      return B.CreateCall(D.abi().tangentTapeMirror(), {Clone, Lane(K)});
+    }));
   case NestedRuntime::ShadowAlloc:
-    return setTwin(&Call,
-                   B.CreateCall(D.abi().shadowAlloc(), {primal(Arg(0))}));
+    return setTwin(&Call, makeLanes(B, W, [&](unsigned K) -> Value * {
+      return B.CreateCall(D.abi().shadowAlloc(), {primal(Arg(0))});
+    }));
   case NestedRuntime::ShadowRealloc: {
     Value *Old = shadowOf(Arg(0));
-    return setTwin(
-        &Call, B.CreateCall(D.abi().shadowRealloc(),
-                            {Old ? Old : Constant::getNullValue(B.getPtrTy()),
-                             primal(Arg(1))}));
+    return setTwin(&Call, makeLanes(B, W, [&](unsigned K) -> Value * {
+      return B.CreateCall(
+          D.abi().shadowRealloc(),
+          {Old ? laneOf(B, Old, K, W) : Constant::getNullValue(B.getPtrTy()),
+           primal(Arg(1))});
+    }));
   }
   case NestedRuntime::ShadowUpdate:
   case NestedRuntime::ReallocAdjoint:
@@ -232,14 +264,20 @@ void TangentGenerator::tangentGradientRuntime(CallBase &Call,
     return SameCallOnTwins(/*SinkForMissing=*/true);
   case NestedRuntime::DeferFree:
     if (Value *Twin = twin(Arg(0)))
-      B.CreateCall(D.abi().deferTangentFree(), {Twin});
+      forEachLane(B, Twin, W, [&](Value *Shadow) {
+        B.CreateCall(D.abi().deferTangentFree(), {Shadow});
+      });
     return;
   case NestedRuntime::PlaceOf:
-    return setTwin(&Call, B.CreateCall(D.abi().tangentOfSinkPlace(), {Clone}));
+    return setTwin(&Call, makeLanes(B, W, [&](unsigned K) -> Value * {
+      return B.CreateCall(D.abi().tangentOfSinkPlace(), {Clone, Lane(K)});
+    }));
   case NestedRuntime::PlaceFill:
     if (Value *Shadow = shadowOf(Arg(0)))
-      B.CreateCall(D.abi().tangentSinkFillPlaces(),
-                   {Shadow, primal(Arg(1)), primal(Arg(2))});
+      for (unsigned K = 0; K < W; ++K)
+        B.CreateCall(
+            D.abi().tangentSinkFillPlaces(),
+            {laneOf(B, Shadow, K, W), primal(Arg(1)), primal(Arg(2)), Lane(K)});
     return;
   default:
     llvm_unreachable("refused before the tangent function was generated");

@@ -46,7 +46,11 @@ Value *TangentGenerator::primal(Value *V) {
 Value *TangentGenerator::twin(Value *V) {
   if (auto *C = dyn_cast<Constant>(V)) {
     if (isTapeHeader(C))
-      return D.abi().tangentTape(); // width 1 only (tangentCall)
+      return W == 1 ? D.abi().tangentTape(0)
+                    : ConstantVector::get(
+                          to_vector(map_range(seq(W), [&](unsigned K) {
+                            return D.abi().tangentTape(K);
+                          })));
     if (W == 1)
       return D.shadowOfConstant(C, /*Lane=*/0, Sig.Level);
     // A global's lanes: one shadow global each.

@@ -677,7 +677,8 @@ Differentiator::ShadowBinding Differentiator::bindNestedShadowGlobals(
 void Differentiator::bindShadowGlobalsOneLevelUp(IRBuilder<> &B, CallBase &Bind,
                                                  Value *InnerShadows,
                                                  Value *OuterShadows,
-                                                 unsigned Level) {
+                                                 unsigned Level,
+                                                 unsigned Lane) {
   auto *Inner = dyn_cast<GlobalVariable>(Bind.getArgOperand(0));
   if (!Inner) {
     reportUnsupported(Bind, *Bind.getFunction(),
@@ -690,7 +691,7 @@ void Differentiator::bindShadowGlobalsOneLevelUp(IRBuilder<> &B, CallBase &Bind,
   for (Use &Entry : cast<ConstantArray>(Inner->getInitializer())->operands()) {
     auto *InnerShadow =
         cast<GlobalVariable>(cast<ConstantStruct>(Entry.get())->getOperand(1));
-    Entries.push_back(shadowGlobalEntry(InnerShadow, /*Lane=*/0, Level));
+    Entries.push_back(shadowGlobalEntry(InnerShadow, Lane, Level));
   }
   Value *Table = tableOf(B, Entries);
   Value *Count = Bind.getArgOperand(5);

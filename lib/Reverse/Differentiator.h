@@ -100,11 +100,12 @@ public:
                                   const GradientRequest &R);
   /// Nested differentiation: after an inner derivative's binding call
   /// \p Bind, the same binding of its shadow globals' shadows of round
-  /// \p Level (the outer derivative's), given the arrays of the inner call's
-  /// shadows and of their outer shadows.
+  /// \p Level (the outer derivative's) in lane \p Lane, given the arrays
+  /// of the inner call's shadows and of their outer shadows in the lane.
   void bindShadowGlobalsOneLevelUp(llvm::IRBuilder<> &B, llvm::CallBase &Bind,
                                    llvm::Value *InnerShadows,
-                                   llvm::Value *OuterShadows, unsigned Level);
+                                   llvm::Value *OuterShadows, unsigned Level,
+                                   unsigned Lane = 0);
   /// After the reverse sweep: the adjoints of globals passed as dup
   /// arguments go back to the user's shadows.
   void unbindShadowGlobals(llvm::IRBuilder<> &B, const ShadowBinding &SB);

@@ -1,6 +1,8 @@
 //===- RuntimeABI.cpp - Runtime entry points used by generated code -------===//
 #include "Support/RuntimeABI.h"
 
+#include "Support/Lanes.h"
+
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 
@@ -524,13 +526,22 @@ FunctionCallee RuntimeABI::tangentFree() {
   return function("__capsule_tangent_free", Type::getVoidTy(C), {Ptr});
 }
 
-GlobalVariable *RuntimeABI::tangentTape() {
-  return threadLocal("__capsule_tangent_tape", TapeTy);
+Constant *RuntimeABI::tangentTape(unsigned Lane) {
+  if (!Lane)
+    return threadLocal("__capsule_tangent_tape", TapeTy);
+  auto *Lanes = ArrayType::get(TapeTy, MaxLanes);
+  return ConstantExpr::getInBoundsGetElementPtr(
+      Lanes, threadLocal("__capsule_tangent_tape_lanes", Lanes),
+      ArrayRef<Constant *>{
+          ConstantInt::get(Type::getInt64Ty(M.getContext()), 0),
+          ConstantInt::get(Type::getInt64Ty(M.getContext()), Lane)});
 }
 
 FunctionCallee RuntimeABI::tangentTapeMirror() {
-  Type *Ptr = PointerType::getUnqual(M.getContext());
-  return function("__capsule_tangent_tape_mirror", Ptr, {Ptr});
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_tangent_tape_lane_mirror", Ptr,
+                  {Ptr, Type::getInt64Ty(C)});
 }
 
 GlobalVariable *RuntimeABI::adjointTape() {
@@ -567,15 +578,18 @@ FunctionCallee RuntimeABI::adjointTapeClear() {
 }
 
 FunctionCallee RuntimeABI::tangentOfSinkPlace() {
-  Type *Ptr = PointerType::getUnqual(M.getContext());
-  return function("__capsule_tangent_of_sink_place", Ptr, {Ptr});
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_tangent_lane_of_sink_place", Ptr,
+                  {Ptr, Type::getInt64Ty(C)});
 }
 
 FunctionCallee RuntimeABI::tangentSinkFillPlaces() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);
-  return function("__capsule_tangent_sink_fill_places", Type::getVoidTy(C),
-                  {Ptr, Ptr, Type::getInt64Ty(C)});
+  Type *I64 = Type::getInt64Ty(C);
+  return function("__capsule_tangent_lane_sink_fill_places", Type::getVoidTy(C),
+                  {Ptr, Ptr, I64, I64});
 }
 
 FunctionCallee RuntimeABI::deferTangentFree() {

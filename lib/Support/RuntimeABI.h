@@ -203,11 +203,13 @@ public:
 
   // Forward mode over a gradient (the last part of runtime/abi.h).
 
-  /// The tape header's twin: the tangent tape (initial-exec TLS).
-  llvm::GlobalVariable *tangentTape();
-  /// ptr (ptr record): after the tape changed chunks, the twin of record.
+  /// The tape header's twin in lane \p Lane: the tangent tape (lane 0) or
+  /// its lane in the tangent tapes of vector mode (initial-exec TLS).
+  llvm::Constant *tangentTape(unsigned Lane);
+  /// ptr (ptr record, i64 lane): after the tape changed chunks, the twin
+  /// of record in the lane.
   llvm::FunctionCallee tangentTapeMirror();
-  /// ptr (ptr place in the sink): its tangent.
+  /// ptr (ptr place in the sink, i64 lane): its tangent in the lane.
   llvm::FunctionCallee tangentOfSinkPlace();
 
   // Reverse mode over a gradient (runtime/abi.h).
@@ -224,7 +226,8 @@ public:
   llvm::FunctionCallee adjointOfSinkPlace();
   /// void (ptr shadow, ptr src, i64 bytes): the outer shadow of sinkFill().
   llvm::FunctionCallee adjointSinkFillPlaces();
-  /// void (ptr twin, ptr src, i64 bytes): the twin of sinkFill().
+  /// void (ptr twin, ptr src, i64 bytes, i64 lane): the twin of sinkFill()
+  /// in the lane.
   llvm::FunctionCallee tangentSinkFillPlaces();
   /// void (ptr tangent block): the twin of deferFree().
   llvm::FunctionCallee deferTangentFree();

@@ -231,54 +231,78 @@ TEST_F(TapeTest, EachThreadHasItsOwnTape) {
 }
 
 // Forward mode over a gradient: generated code pushes and pops on the tape
-// and its twin alike, inline, and mirrors the tangent tape after each slow
-// path (abi.h).
-struct RecordAndTwin {
-  void *Record, *Twin;
+// and on each lane's tangent tape alike, inline, and mirrors the lanes'
+// tangent tapes after each slow path (abi.h). Lanes 0, 1 and 3 of vector
+// mode.
+constexpr uint64_t Lanes[] = {0, 1, 3};
+constexpr int LaneCount = 3;
+
+struct RecordAndTwins {
+  void *Record;
+  void *Twins[LaneCount];
 };
 
-RecordAndTwin pushBoth(uint64_t N) {
-  capsule_tape_state &T = __capsule_tape, &U = __capsule_tangent_tape;
-  if (T.chunk_end - T.top < static_cast<int64_t>(N)) {
-    void *Record = __capsule_tape_push_slow(N);
-    return {Record, __capsule_tangent_tape_mirror(Record)};
-  }
-  RecordAndTwin R{T.top, U.top};
-  T.top += N;
-  U.top += N;
+capsule_tape_state &tangentTape(uint64_t Lane) {
+  return Lane ? __capsule_tangent_tape_lanes[Lane] : __capsule_tangent_tape;
+}
+
+RecordAndTwins mirrored(void *Record) {
+  RecordAndTwins R{Record, {}};
+  for (int L = 0; L != LaneCount; ++L)
+    R.Twins[L] = __capsule_tangent_tape_lane_mirror(Record, Lanes[L]);
   return R;
 }
 
-RecordAndTwin popBoth(uint64_t N) {
-  capsule_tape_state &T = __capsule_tape, &U = __capsule_tangent_tape;
-  if (T.top == T.chunk_begin) {
-    void *Record = __capsule_tape_pop_slow(N);
-    return {Record, __capsule_tangent_tape_mirror(Record)};
+RecordAndTwins pushAll(uint64_t N) {
+  capsule_tape_state &T = __capsule_tape;
+  if (T.chunk_end - T.top < static_cast<int64_t>(N))
+    return mirrored(__capsule_tape_push_slow(N));
+  RecordAndTwins R{T.top, {}};
+  T.top += N;
+  for (int L = 0; L != LaneCount; ++L) {
+    R.Twins[L] = tangentTape(Lanes[L]).top;
+    tangentTape(Lanes[L]).top += N;
   }
-  T.top -= N;
-  U.top -= N;
-  return {T.top, U.top};
+  return R;
 }
 
-TEST_F(TapeTest, TwinRecordsFollowTheirRecordsAcrossChunks) {
+RecordAndTwins popAll(uint64_t N) {
+  capsule_tape_state &T = __capsule_tape;
+  if (T.top == T.chunk_begin)
+    return mirrored(__capsule_tape_pop_slow(N));
+  T.top -= N;
+  RecordAndTwins R{T.top, {}};
+  for (int L = 0; L != LaneCount; ++L) {
+    tangentTape(Lanes[L]).top -= N;
+    R.Twins[L] = tangentTape(Lanes[L]).top;
+  }
+  return R;
+}
+
+TEST_F(TapeTest, TwinRecordsFollowTheirRecordsAcrossChunksInEveryLane) {
   std::vector<size_t> Sizes = mixedSizes(2000);
   for (int Round = 0; Round != 2; ++Round) { // the second reuses chunks
     tapeReset();
-    EXPECT_EQ(__capsule_tangent_tape_mirror(nullptr), nullptr);
+    for (uint64_t Lane : Lanes)
+      EXPECT_EQ(__capsule_tangent_tape_lane_mirror(nullptr, Lane), nullptr);
     std::vector<size_t> Stack;
     auto PopAndCheck = [&] {
       size_t Top = Stack.back();
       Stack.pop_back();
-      RecordAndTwin R = popBoth(Sizes[Top]);
+      RecordAndTwins R = popAll(Sizes[Top]);
       ASSERT_TRUE(holds(R.Record, Top, Sizes[Top])) << "record " << Top;
-      ASSERT_TRUE(holds(R.Twin, Top + 5000, Sizes[Top])) << "twin " << Top;
+      for (int L = 0; L != LaneCount; ++L)
+        ASSERT_TRUE(holds(R.Twins[L], Top + 5000 * (L + 1), Sizes[Top]))
+            << "twin " << Top << " of lane " << Lanes[L];
     };
     for (size_t I = 0; I != Sizes.size(); ++I) {
-      RecordAndTwin R = pushBoth(Sizes[I]);
-      ASSERT_NE(R.Twin, nullptr);
-      ASSERT_NE(R.Twin, R.Record);
+      RecordAndTwins R = pushAll(Sizes[I]);
       fill(R.Record, I, Sizes[I]);
-      fill(R.Twin, I + 5000, Sizes[I]);
+      for (int L = 0; L != LaneCount; ++L) {
+        ASSERT_NE(R.Twins[L], nullptr);
+        ASSERT_NE(R.Twins[L], R.Record);
+        fill(R.Twins[L], I + 5000 * (L + 1), Sizes[I]);
+      }
       Stack.push_back(I);
       for (int Pop = 0; I % 3 == 2 && Pop != 2; ++Pop)
         PopAndCheck();
