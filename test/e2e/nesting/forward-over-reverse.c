@@ -23,44 +23,15 @@ static void g_hvp(const double *x, const double *v, double *dx, double *hv) {
 }
 
 /* ---- An inner function with heap blocks, realloc, memcpy and pointers to
- * constant data beside pointers to active data ---- */
+ * constant data (nested-functions.h) ---- */
 
-static const double WEIGHTS[3] = {0.5, -1.25, 2.0};
-typedef struct {
-  const double *w; /* constant data */
-  double *v;       /* active data */
-} term;
-
-static double weighted(const term *t, int k) { return t->w[k % 3] * t->v[k]; }
-
-static double busy(const double *x, int n) {
-  double *sq = malloc((size_t)n * sizeof(double));
-  for (int i = 0; i < n; i++)
-    sq[i] = x[i] * x[(i + 1) % n];
-  double *copy = malloc((size_t)n * sizeof(double));
-  memcpy(copy, sq, (size_t)n * sizeof(double));
-  copy = realloc(copy, (size_t)(2 * n) * sizeof(double));
-  for (int i = 0; i < n; i++)
-    copy[n + i] = sin(copy[i]) * x[i];
-  term *terms = malloc((size_t)n * sizeof(term));
-  for (int i = 0; i < n; i++) {
-    terms[i].w = WEIGHTS;
-    terms[i].v = copy + n;
-  }
-  double s = 0;
-  for (int i = 0; i < n; i++)
-    s += weighted(&terms[i], i) * exp(0.1 * sq[i]);
-  free(terms);
-  free(copy);
-  free(sq);
-  return s;
-}
 #define BN 7
 static void busy_grad(double *x, double *out, void *ctx) {
   (void)ctx;
   for (int i = 0; i < BN; i++)
     out[i] = 0;
-  __capsule_autodiff((void *)busy, capsule_dup, x, out, capsule_const, BN);
+  __capsule_autodiff((void *)heap_busy, capsule_dup, x, out, capsule_const,
+                     BN);
 }
 static void busy_hvp(const double *x, const double *v, double *hv) {
   double dx[BN] = {0};

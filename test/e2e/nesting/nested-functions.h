@@ -2,6 +2,7 @@
  * differentiating it differentiates a derivative. Not a test. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <capsule/capsule.h>
 
 /* f(x) = x^3 sin x and its first two derivatives, taken by forward mode. */
@@ -190,4 +191,39 @@ static double pc_memory_dup_r(double x) {
 }
 static double pc_product_r(double x) {
   return x * __capsule_autodiff((void *)times, capsule_const, x, 2.0);
+}
+
+/* An inner function with heap blocks, realloc, memcpy and pointers to
+ * constant data beside pointers to active data. */
+static const double HEAP_WEIGHTS[3] = {0.5, -1.25, 2.0};
+typedef struct {
+  const double *w; /* constant data */
+  double *v;       /* active data */
+} heap_term;
+
+static double heap_weighted(const heap_term *t, int k) {
+  return t->w[k % 3] * t->v[k];
+}
+
+static double heap_busy(const double *x, int n) {
+  double *sq = malloc((size_t)n * sizeof(double));
+  for (int i = 0; i < n; i++)
+    sq[i] = x[i] * x[(i + 1) % n];
+  double *copy = malloc((size_t)n * sizeof(double));
+  memcpy(copy, sq, (size_t)n * sizeof(double));
+  copy = realloc(copy, (size_t)(2 * n) * sizeof(double));
+  for (int i = 0; i < n; i++)
+    copy[n + i] = sin(copy[i]) * x[i];
+  heap_term *terms = malloc((size_t)n * sizeof(heap_term));
+  for (int i = 0; i < n; i++) {
+    terms[i].w = HEAP_WEIGHTS;
+    terms[i].v = copy + n;
+  }
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += heap_weighted(&terms[i], i) * exp(0.1 * sq[i]);
+  free(terms);
+  free(copy);
+  free(sq);
+  return s;
 }

@@ -5,7 +5,7 @@
 // (forward over reverse, tested on its own in forward-over-reverse.c) and,
 // for g, to the closed-form Hessian times it; the whole Hessian of g in
 // ceil(n/W) calls for W = 2, 3, 4. Through heap blocks, realloc, memcpy and
-// pointers to constant data (busy), and an inner tape of many chunks
+// pointers to constant data (heap_busy), and an inner tape of many chunks
 // (chain), whose twins each lane keeps apart. Over forward and reverse by
 // value and through memory: Pearlmutter and Siskind's perturbation-confusion
 // examples and Newton's method with an inner derivative, three lanes
@@ -53,43 +53,11 @@ static void g_hvp(const double *x, const double *v, double *hv) {
   __enzyme_fwddiff((void *)g_grad, enzyme_dup, x, v, enzyme_dup, dx, hv);
 }
 
-/* An inner function with heap blocks, realloc, memcpy and pointers to
- * constant data beside pointers to active data. */
-static const double WEIGHTS[3] = {0.5, -1.25, 2.0};
-typedef struct {
-  const double *w; /* constant data */
-  double *v;       /* active data */
-} term;
-
-static double weighted(const term *t, int k) { return t->w[k % 3] * t->v[k]; }
-
-static double busy(const double *x, int n) {
-  double *sq = malloc((size_t)n * sizeof(double));
-  for (int i = 0; i < n; i++)
-    sq[i] = x[i] * x[(i + 1) % n];
-  double *copy = malloc((size_t)n * sizeof(double));
-  memcpy(copy, sq, (size_t)n * sizeof(double));
-  copy = realloc(copy, (size_t)(2 * n) * sizeof(double));
-  for (int i = 0; i < n; i++)
-    copy[n + i] = sin(copy[i]) * x[i];
-  term *terms = malloc((size_t)n * sizeof(term));
-  for (int i = 0; i < n; i++) {
-    terms[i].w = WEIGHTS;
-    terms[i].v = copy + n;
-  }
-  double s = 0;
-  for (int i = 0; i < n; i++)
-    s += weighted(&terms[i], i) * exp(0.1 * sq[i]);
-  free(terms);
-  free(copy);
-  free(sq);
-  return s;
-}
 #define BN 7
 static void busy_grad(const double *x, double *dx) {
   for (int i = 0; i < BN; i++)
     dx[i] = 0;
-  __capsule_autodiff((void *)busy, capsule_dup, x, dx, capsule_const, BN);
+  __capsule_autodiff((void *)heap_busy, capsule_dup, x, dx, capsule_const, BN);
 }
 
 static void chain_grad2(const double *x, double *dx) {
