@@ -33,7 +33,12 @@ Built as C with Capsule and -DFUZZ_NESTED, it prints instead
                           shadow and of the scalar's adjoint (i = a), and
                           reverse mode over the plain gradient (mode r, not
                           with -DFUZZ_NESTED_NO_R): the gradient of the
-                          gradient's dot product with the direction;
+                          gradient's dot product with the direction; and
+                          vector forward mode of width 3 over the plain
+                          gradient (not with -DFUZZ_NESTED_NO_B), lanes
+                          along the direction, -2 times it and zero: mode b
+                          is lane 0, c lane 1 divided by -2 and z lane 0
+                          plus lane 2 (scaling by 2 is exact);
   S name                  the case has no nested calls (x is a global that
                           the code names, which a nested call refuses at
                           run time);
@@ -235,6 +240,8 @@ def nested_driver(case):
                 .format(**case_fields(case))).splitlines()
     a_tangent = ("A, fuzz_direction(N)" if case.a_active
                  else "capsule_const, A")
+    a_lanes = ("A, fuzz_direction(N), -2 * fuzz_direction(N), 0.0"
+               if case.a_active else "capsule_const, A")
     lines = """static double nest_{name}_p(double *X, double *dx, int N,
                              const double *c, double A) {{
   double da = 0.0;
@@ -293,6 +300,31 @@ static void run_{name}(void) {{
                                         hv, capsule_const, v, capsule_const,
                                         N, capsule_const, c, {a_adjoint});
 #endif
+#ifndef FUZZ_NESTED_NO_B
+    if (*mode == 'b') {{
+      double V[3][{n}], HV[3][{n}];
+      for (int i = 0; i < N; i++) {{
+        V[0][i] = v[i];
+        V[1][i] = -2 * v[i];
+        V[2][i] = HV[0][i] = HV[1][i] = HV[2][i] = 0.0;
+      }}
+      fuzz_lanes t = __capsule_fwddiff_lanes(
+          (void *)nest_{name}_p, capsule_width, 3, capsule_dupv, sizeof V[0],
+          X, V[0], capsule_dupv, sizeof HV[0], dx, HV[0], capsule_const, N,
+          capsule_const, c, {a_lanes});
+      for (int i = 0; i < N; i++) {{
+        printf("H {name} b %d %a\\n", i, HV[0][i]);
+        printf("H {name} c %d %a\\n", i, HV[1][i] / -2);
+        printf("H {name} z %d %a\\n", i, HV[0][i] + HV[2][i]);
+      }}
+      if ({active}) {{
+        printf("H {name} b a %a\\n", t.d[0]);
+        printf("H {name} c a %a\\n", t.d[1] / -2);
+        printf("H {name} z a %a\\n", t.d[0] + t.d[2]);
+      }}
+      continue;
+    }}
+#endif
     for (int i = 0; i < N; i++)
       printf("H {name} %c %d %a\\n", *mode, i, hv[i]);
     if ({active})
@@ -302,6 +334,7 @@ static void run_{name}(void) {{
              rresult="tda = " if case.a_active else "",
              void="" if case.a_active else "_void",
              args=marker_arguments(case), a_tangent=a_tangent,
+             a_lanes=a_lanes,
              a_adjoint="capsule_out, A" if case.a_active else "capsule_const, A",
              **case_fields(case))
     return lines.splitlines()
@@ -347,7 +380,8 @@ DIRECTION = """static double fuzz_direction(int i) {
 }"""
 
 # The nested modes a build runs: p and k, forward mode over the plain and
-# the checkpointed gradient, r, reverse mode over the plain gradient;
+# the checkpointed gradient, r, reverse mode over the plain gradient, b,
+# vector forward mode over the plain gradient;
 # FUZZ_NESTED_NO_K and FUZZ_NESTED_NO_R leave out those Capsule refused.
 NESTED_MODES = """#ifdef FUZZ_NESTED_NO_K
 #define FUZZ_NESTED_K ""
@@ -359,7 +393,12 @@ NESTED_MODES = """#ifdef FUZZ_NESTED_NO_K
 #else
 #define FUZZ_NESTED_R "r"
 #endif
-#define FUZZ_NESTED_MODES ("p" FUZZ_NESTED_K FUZZ_NESTED_R)"""
+#ifdef FUZZ_NESTED_NO_B
+#define FUZZ_NESTED_B ""
+#else
+#define FUZZ_NESTED_B "b"
+#endif
+#define FUZZ_NESTED_MODES ("p" FUZZ_NESTED_K FUZZ_NESTED_R FUZZ_NESTED_B)"""
 
 MARKERS = """void __capsule_autodiff_void(void *, ...);
 void __capsule_autodiff_checkpointed_void(void *, ...);

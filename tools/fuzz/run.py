@@ -364,7 +364,8 @@ def judge_nested(oracle, o):
     failures = []
     modes = [("p", "forward mode over the plain gradient"),
              ("k", "forward mode over the checkpointed gradient"),
-             ("r", "reverse mode over the plain gradient")]
+             ("r", "reverse mode over the plain gradient"),
+             ("b", "vector forward mode over the plain gradient")]
     for mode, what in modes:
         if mode in o.refused_modes:
             reason = refusal(o.refused_modes[mode])
@@ -373,6 +374,13 @@ def judge_nested(oracle, o):
                              else "nested build failed at -%s" % level,
                              o.refused_modes[mode]))
     modes = [m for m in modes if m[0] not in o.refused_modes]
+    if "b" not in o.refused_modes:
+        # Lanes 1 and 2 of the vector call, brought back to lane 0's
+        # product (driver.py).
+        modes += [("c", "vector forward mode over the plain gradient, "
+                   "lane 1 (-2 times the direction)"),
+                  ("z", "vector forward mode over the plain gradient, "
+                   "lane 2 (zero) added to lane 0")]
     for mode, what in modes:
         for index, want in sorted(wants.items()):
             got = o.hvp.get((mode, index))
