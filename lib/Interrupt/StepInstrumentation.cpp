@@ -19,6 +19,7 @@
 #include "Interrupt/JournalBarriers.h"
 #include "Interrupt/ReplayCalls.h"
 #include "Interrupt/ResumableSplitter.h"
+#include "Interrupt/StackArrays.h"
 #include "Interrupt/StepModel.h"
 #include "Support/Diagnostics.h"
 #include "Support/LibraryRules.h"
@@ -394,15 +395,16 @@ bool Instrumenter::checkCall(CallBase &Call) {
 }
 
 /// A resumable function's stack slots move into its frame record, which
-/// has a fixed size and alignment (ResumableSplitter.h).
+/// has a fixed size and alignment (ResumableSplitter.h); those of variable
+/// size went to the heap (StackArrays.h).
 bool Instrumenter::checkStackSlot(AllocaInst &AI) {
   if (!Resumable)
     return true;
   std::optional<TypeSize> Size = AI.getAllocationSize(F.getDataLayout());
-  if (!Size || Size->isScalable() || AI.getParent() != &F.getEntryBlock()) {
+  if (!Size || Size->isScalable()) {
     reportNotInterruptible(AI, Origin,
-                           "stack arrays of variable size are not supported "
-                           "in interruptible code; allocate with malloc");
+                           "stack slots of scalable vector types are not "
+                           "supported in interruptible code");
     return false;
   }
   if (AI.getAlign().value() > FrameAlignment) {
@@ -467,6 +469,8 @@ void Instrumenter::chargeBlocks() {
 }
 
 bool Instrumenter::run() {
+  if (Resumable)
+    moveStackArraysToHeap(F);
   SmallVector<Instruction *, 32> Writes;
   SmallVector<std::pair<CallBase *, CalleeKind>, 8> Allocations;
   SmallVector<std::pair<CallBase *, NestedRuntime>, 4> TangentBlocks;

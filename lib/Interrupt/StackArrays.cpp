@@ -1,0 +1,132 @@
+//===- StackArrays.cpp - Stack arrays of variable size on the heap --------===//
+#include "Interrupt/StackArrays.h"
+
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace capsule {
+
+namespace {
+
+/// malloc's alignment on x86-64 Linux: larger ones take aligned_alloc.
+constexpr uint64_t MallocAlign = 16;
+
+/// A stack array moved to the heap: the slot of the frame that holds its
+/// block (null when it has none).
+struct MovedArray {
+  AllocaInst *Array;
+  AllocaInst *Slot;
+};
+
+/// The bytes \p AI allocates, at \p B.
+Value *allocatedBytes(IRBuilder<> &B, AllocaInst &AI) {
+  const DataLayout &DL = AI.getDataLayout();
+  Value *Count = B.CreateZExtOrTrunc(AI.getArraySize(), B.getInt64Ty());
+  return B.CreateMul(Count,
+                     B.getInt64(DL.getTypeAllocSize(AI.getAllocatedType())));
+}
+
+/// A heap block for \p AI, in its place, kept in \p Slot.
+void allocateOnHeap(AllocaInst &AI, AllocaInst &Slot) {
+  Module &M = *AI.getModule();
+  IRBuilder<> B(&AI);
+  Type *Ptr = B.getPtrTy(), *I64 = B.getInt64Ty();
+  Value *Bytes = allocatedBytes(B, AI);
+  uint64_t Align = AI.getAlign().value();
+  CallInst *Block;
+  if (Align <= MallocAlign) {
+    Block = B.CreateCall(M.getOrInsertFunction("malloc", Ptr, I64), {Bytes});
+  } else {
+    // aligned_alloc wants a size that is a multiple of the alignment.
+    Value *Rounded = B.CreateAnd(B.CreateAdd(Bytes, B.getInt64(Align - 1)),
+                                 B.getInt64(~(Align - 1)));
+    Block = B.CreateCall(M.getOrInsertFunction("aligned_alloc", Ptr, I64, I64),
+                         {B.getInt64(Align), Rounded});
+  }
+  B.CreateStore(Block, &Slot);
+  Block->takeName(&AI);
+  AI.replaceAllUsesWith(Block);
+  AI.eraseFromParent();
+}
+
+/// Frees the blocks of \p Arrays, before \p Before.
+void freeBlocks(ArrayRef<MovedArray> Arrays, Instruction *Before) {
+  if (Arrays.empty())
+    return;
+  Module &M = *Before->getModule();
+  IRBuilder<> B(Before);
+  FunctionCallee Free =
+      M.getOrInsertFunction("free", B.getVoidTy(), B.getPtrTy());
+  for (const MovedArray &A : Arrays) {
+    B.CreateCall(Free, {B.CreateLoad(B.getPtrTy(), A.Slot)});
+    B.CreateStore(Constant::getNullValue(B.getPtrTy()), A.Slot);
+  }
+}
+
+} // namespace
+
+bool moveStackArraysToHeap(Function &F) {
+  SmallVector<AllocaInst *, 4> Arrays;
+  SmallVector<IntrinsicInst *, 4> Saves, Restores;
+  for (Instruction &I : instructions(F)) {
+    if (auto *AI = dyn_cast<AllocaInst>(&I); AI && !AI->isStaticAlloca())
+      Arrays.push_back(AI);
+    if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+      if (II->getIntrinsicID() == Intrinsic::stacksave)
+        Saves.push_back(II);
+      if (II->getIntrinsicID() == Intrinsic::stackrestore)
+        Restores.push_back(II);
+    }
+  }
+  if (Arrays.empty() && Saves.empty())
+    return false;
+  // Where the stack would have given each array back, from the dominance
+  // of the original code.
+  DominatorTree DT(F);
+  SmallVector<SmallVector<AllocaInst *, 2>, 4> FreedAt(Restores.size());
+  for (auto [R, Freed] : zip(Restores, FreedAt))
+    if (auto *Save = dyn_cast<Instruction>(R->getArgOperand(0)))
+      for (AllocaInst *AI : Arrays)
+        if (DT.dominates(Save, AI))
+          Freed.push_back(AI);
+  IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+  DenseMap<AllocaInst *, MovedArray> Moved;
+  for (AllocaInst *AI : Arrays) {
+    AllocaInst *Slot =
+        Entry.CreateAlloca(Entry.getPtrTy(), nullptr, AI->getName() + ".heap");
+    Moved[AI] = {AI, Slot};
+  }
+  // The slots start empty: a return may come before an array's block.
+  for (auto &[AI, A] : Moved)
+    Entry.CreateStore(Constant::getNullValue(Entry.getPtrTy()), A.Slot);
+  for (auto [R, Freed] : zip(Restores, FreedAt)) {
+    SmallVector<MovedArray, 2> Blocks;
+    for (AllocaInst *AI : Freed)
+      Blocks.push_back(Moved[AI]);
+    freeBlocks(Blocks, R);
+  }
+  SmallVector<MovedArray, 4> All;
+  for (AllocaInst *AI : Arrays)
+    All.push_back(Moved[AI]);
+  for (BasicBlock &BB : F)
+    if (isa<ReturnInst>(BB.getTerminator()))
+      freeBlocks(All, BB.getTerminator());
+  for (AllocaInst *AI : Arrays)
+    allocateOnHeap(*AI, *Moved[AI].Slot);
+  // With no array left on the stack, the saved stack pointers restore
+  // nothing.
+  for (IntrinsicInst *R : Restores)
+    R->eraseFromParent();
+  for (IntrinsicInst *S : Saves) {
+    S->replaceAllUsesWith(PoisonValue::get(S->getType()));
+    S->eraseFromParent();
+  }
+  return true;
+}
+
+} // namespace capsule
