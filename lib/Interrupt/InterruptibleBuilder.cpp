@@ -21,6 +21,7 @@
 #include "Interrupt/ReplayCalls.h"
 #include "Interrupt/ResumableSplitter.h"
 #include "Interrupt/RuleCode.h"
+#include "Interrupt/StaticInits.h"
 #include "Interrupt/StepInstrumentation.h"
 #include "Interrupt/StepModel.h"
 #include "Interrupt/TeamRegions.h"
@@ -89,6 +90,9 @@ private:
   MapVector<CloneKey, Function *> Clones;
   /// The shells of the team code regions call (TeamRegions.h).
   SmallVector<Function *, 4> Shells;
+  /// The initializations of statics moved out of the clones
+  /// (StaticInits.h).
+  SmallVector<Function *, 4> StaticInits;
   StepFunctions Steps;
 };
 
@@ -266,6 +270,7 @@ bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
                           ? callerOf(*F)
                           : prepareForDifferentiation(*F);
     Clone->setName(F->getName() + Suffixes[Kind]);
+    append_range(StaticInits, outlineStaticInits(*Clone));
     // Then a team's loops have trip counts: they charge their steps and
     // save their chunks of arrays for the journal once, before they run.
     if (Kind == Team)
@@ -301,8 +306,10 @@ bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
           Work.insert(CloneKey(&Callee, CalleeKind));
       };
       if (Function *Callee = Call->getCalledFunction())
-        // A function differentiated as a libm function runs as one.
-        Reach(*Callee, !Callee->isDeclaration() && !functionLikeName(*Callee));
+        // A function differentiated as a libm function runs as one, and a
+        // static's initialization as the program's code.
+        Reach(*Callee, !Callee->isDeclaration() && !functionLikeName(*Callee) &&
+                           !isStaticInit(*Callee));
       else
         for (Function *Target : indirectCallTargets(M, Call->getFunctionType()))
           Reach(*Target, /*Defined=*/true);
@@ -452,6 +459,7 @@ void InterruptibleBuilder::discardGenerated() {
   for (auto &[Clone, Step] : Steps)
     Generated.push_back(Step);
   append_range(Generated, Shells);
+  append_range(Generated, StaticInits);
   for (Function *F : Generated)
     F->dropAllReferences();
   for (Function *F : Generated) {
@@ -482,7 +490,9 @@ InterruptibleBuilder::build(ArrayRef<Function *> Roots) {
 
   SmallVector<Function *, 16> AllClones(Shells.begin(), Shells.end());
   SmallVector<Function *, 16> TeamCode(Shells.begin(), Shells.end());
-  SmallVector<Function *, 16> RuleCode;
+  // Statics' initializations run as rule code does: atomically, charged
+  // nothing.
+  SmallVector<Function *, 16> RuleCode(StaticInits.begin(), StaticInits.end());
   SmallVector<Function *, 16> RootClones;
   for (auto &[Key, Clone] : Clones) {
     AllClones.push_back(Clone);

@@ -362,7 +362,8 @@ bool Instrumenter::checkCall(CallBase &Call) {
   }
   // A static's initialization happens once: re-executed from a capsule it
   // would be skipped or, with its guard restored, done and registered for
-  // destruction twice.
+  // destruction twice. Those of clang's shape run as the program's code
+  // (StaticInits.h); this is one of another shape.
   if (Callee && Callee->getName() == "__cxa_guard_acquire") {
     reportNotInterruptible(Call, Origin,
                            "a function-local static initialized inside "

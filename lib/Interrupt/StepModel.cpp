@@ -2,6 +2,7 @@
 #include "Interrupt/StepModel.h"
 
 #include "Interrupt/ReplayCalls.h"
+#include "Interrupt/StaticInits.h"
 #include "Support/ParallelRegions.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -31,8 +32,8 @@ bool isFreeInstruction(const Instruction &I) {
 }
 
 bool StepModel::chargesWork(const BasicBlock &BB) const {
-  return !OnlyCounted && !isReplayArm(BB) && !InCritical.count(&BB) &&
-         !isRuleCode(*BB.getParent());
+  return !OnlyCounted && !isReplayArm(BB) && !callsStaticInit(BB) &&
+         !InCritical.count(&BB) && !isRuleCode(*BB.getParent());
 }
 
 uint64_t StepModel::blockCost(const BasicBlock &BB) const {
