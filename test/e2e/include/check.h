@@ -342,6 +342,33 @@ CHECK_UNUSED_ static int check_jvp_fd(const char *what, const double *got,
                 CHECK_FD_RTOL, CHECK_FD_ATOL);                                 \
   } while (0)
 
+/* Runs F(args) interrupted at about COUNT points spread over its TOTAL
+ * steps, each capsule resumed twice to the end; both runs must return
+ * PLAIN bit for bit, and at least MIN_TAKEN capsules must have been taken
+ * inside the run. A macro, since the marker names its function; the file
+ * includes capsule/capsule.h. */
+#define CHECK_RESUMED_RUNS(F, plain, total, count, min_taken, ...)             \
+  do {                                                                         \
+    int check_taken_ = 0;                                                      \
+    uint64_t check_l_;                                                         \
+    for (check_l_ = 1; check_l_ < (total);                                     \
+         check_l_ += (total) / (count) + 1) {                                  \
+      capsule_t *check_cap_ =                                                  \
+          __capsule_interrupt((void *)F, check_l_, __VA_ARGS__);               \
+      double check_r1_ = 0, check_r2_ = 0;                                     \
+      if (!check_cap_)                                                         \
+        continue;                                                              \
+      ++check_taken_;                                                          \
+      capsule_resume(check_cap_, &check_r1_);                                  \
+      capsule_resume(check_cap_, &check_r2_);                                  \
+      capsule_release(check_cap_);                                             \
+      check_cf("a resumed run of " #F " equals the plain one bit for bit",     \
+               check_r1_ == (plain) && check_r2_ == (plain), 1);               \
+    }                                                                          \
+    check_cf("capsules taken inside the run of " #F,                           \
+             check_taken_ >= (min_taken), 1);                                  \
+  } while (0)
+
 CHECK_UNUSED_ static int check_report(void) {
   if (check_failures_ == 0 && check_ref_failures_ == 0 && check_count_ > 0) {
     printf("PASS (%d checks)\n", check_count_);

@@ -50,20 +50,6 @@ int main() {
   uint64_t second = __capsule_primops((void *)model, x, N);
   check_cf("the run that initializes the statics counts the same steps",
            first == second, 1);
-  double plain = model(x, N);
-  int taken = 0;
-  for (uint64_t l = 1; l < first; l += first / 23 + 1) {
-    capsule_t *cap = __capsule_interrupt((void *)model, l, x, N);
-    if (!cap)
-      continue;
-    ++taken;
-    double r1 = 0, r2 = 0;
-    capsule_resume(cap, &r1);
-    capsule_resume(cap, &r2);
-    capsule_release(cap);
-    check_cf("a resumed run equals the plain one bit for bit",
-             r1 == plain && r2 == plain, 1);
-  }
-  check_cf("capsules taken inside the run", taken >= 20, 1);
+  CHECK_RESUMED_RUNS(model, model(x, N), first, 23, 20, x, N);
   return check_report();
 }
