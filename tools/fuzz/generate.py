@@ -12,10 +12,11 @@ What the programs contain: scalar, integer and array locals; loops with
 constant, argument-dependent and data-dependent trip counts, break and
 continue; branches, selects and early returns; calls to helpers with
 scalars, arrays and structs, recursion, calls through a table of function
-pointers holding helpers and libm; stack, heap and global arrays, a heap
-struct holding a heap array, a global pointer set to the differentiated
-array or to a global, the differentiated array being a global the code
-also names; integer/double conversions; memcpy and memmove; libm.
+pointers holding helpers and libm; stack arrays (of variable size too),
+heap and global arrays, a heap struct holding a heap array, a global
+pointer set to the differentiated array or to a global, the differentiated
+array being a global the code also names; integer/double conversions;
+memcpy and memmove; libm.
 """
 import random
 
@@ -28,13 +29,19 @@ PRELUDE = r"""#define _GNU_SOURCE /* exp10 */
 #include <stdlib.h>
 #include <string.h>
 #ifdef FUZZ_ORACLE
+#include <vector>
 #include "dual.hpp"
 typedef Dual real;
 #define TOI(e) ((int)fuzz::value(e))
+/* C++ has no arrays of variable size of a class type. */
+#define FUZZ_VLA(name, m)                                                      \
+  std::vector<real> name##_vla(m);                                             \
+  real *name = name##_vla.data()
 #else
 #include <capsule/capsule.h>
 typedef double real;
 #define TOI(e) ((int)(e))
+#define FUZZ_VLA(name, m) real name[m]
 #endif
 #define IX(e, m) ((int)((unsigned)(e) % (unsigned)(m)))
 #define IMIN(a, b) ((a) < (b) ? (a) : (b))
@@ -270,7 +277,7 @@ class Scope:
         if len(self.arrays) > 1:
             kinds += ["copy"]
         if self.reals:
-            kinds += ["scratch"]
+            kinds += ["scratch", "vla"]
         if self.rows:
             kinds += ["permute_rows"]
         if self.pointer_targets:
@@ -361,6 +368,16 @@ class Scope:
                     "%s = 0.5 * %s + 0.25 * tanh(tmp[IX(%s, 3)]); "
                     "free(tmp); }" % (self.expr(1), target, target,
                                       self.int_expr(1)))
+
+    def vla_statement(self, depth):
+        """A stack array of variable size within one statement (in a loop,
+        given back every iteration)."""
+        target = self.pick(self.reals)
+        return Stmt("{ int m = 1 + IX(%s, 4); FUZZ_VLA(tmp, m); "
+                    "for (int k = 0; k < m; k++) tmp[k] = (real)(k + 1) * %s; "
+                    "%s = 0.5 * %s + 0.25 * tanh(tmp[IX(%s, m)]); }"
+                    % (self.int_expr(1), self.expr(1), target, target,
+                       self.int_expr(1)))
 
     def permute_rows_statement(self, depth):
         """Swaps two pointers of a local array of row pointers."""
