@@ -373,9 +373,11 @@ class Scope:
         """A stack array of variable size within one statement (in a loop,
         given back every iteration)."""
         target = self.pick(self.reals)
-        return Stmt("{ int m = 1 + IX(%s, 4); FUZZ_VLA(tmp, m); "
-                    "for (int k = 0; k < m; k++) tmp[k] = (real)(k + 1) * %s; "
-                    "%s = 0.5 * %s + 0.25 * tanh(tmp[IX(%s, m)]); }"
+        # Names of their own: the length's expression may name an `m`.
+        return Stmt("{ int vla_n = 1 + IX(%s, 4); FUZZ_VLA(vla, vla_n); "
+                    "for (int k = 0; k < vla_n; k++) "
+                    "vla[k] = (real)(k + 1) * %s; "
+                    "%s = 0.5 * %s + 0.25 * tanh(vla[IX(%s, vla_n)]); }"
                     % (self.int_expr(1), self.expr(1), target, target,
                        self.int_expr(1)))
 
