@@ -102,8 +102,8 @@ bool moveStackArraysToHeap(Function &F) {
     Moved[AI] = {AI, Slot};
   }
   // The slots start empty: a return may come before an array's block.
-  for (auto &[AI, A] : Moved)
-    Entry.CreateStore(Constant::getNullValue(Entry.getPtrTy()), A.Slot);
+  for (AllocaInst *AI : Arrays)
+    Entry.CreateStore(Constant::getNullValue(Entry.getPtrTy()), Moved[AI].Slot);
   for (auto [R, Freed] : zip(Restores, FreedAt)) {
     SmallVector<MovedArray, 2> Blocks;
     for (AllocaInst *AI : Freed)

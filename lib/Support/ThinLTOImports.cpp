@@ -4,7 +4,6 @@
 #include "Support/CustomRules.h"
 #include "Support/GeneratedCode.h"
 #include "Support/LinkTime.h"
-#include "Support/MarkerCalls.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -185,8 +184,9 @@ void callFromImportBlock(Function &F, ArrayRef<Function *> Fns) {
     SmallVector<Value *, 4> Args;
     for (Type *T : Fn->getFunctionType()->params())
       Args.push_back(PoisonValue::get(T));
-    // A call in a function with debug information needs a location.
     CallInst *Call = B.CreateCall(Fn, Args);
+    Call->setCallingConv(Fn->getCallingConv());
+    // A call in a function with debug information needs a location.
     if (DISubprogram *SP = F.getSubprogram())
       Call->setDebugLoc(DILocation::get(F.getContext(), SP->getLine(), 0, SP));
   }
