@@ -16,13 +16,6 @@ namespace {
 /// malloc's alignment on x86-64 Linux: larger ones take aligned_alloc.
 constexpr uint64_t MallocAlign = 16;
 
-/// A stack array moved to the heap: the slot of the frame that holds its
-/// block (null when it has none).
-struct MovedArray {
-  AllocaInst *Array;
-  AllocaInst *Slot;
-};
-
 /// The bytes \p AI allocates, at \p B.
 Value *allocatedBytes(IRBuilder<> &B, AllocaInst &AI) {
   const DataLayout &DL = AI.getDataLayout();
@@ -54,17 +47,18 @@ void allocateOnHeap(AllocaInst &AI, AllocaInst &Slot) {
   AI.eraseFromParent();
 }
 
-/// Frees the blocks of \p Arrays, before \p Before.
-void freeBlocks(ArrayRef<MovedArray> Arrays, Instruction *Before) {
-  if (Arrays.empty())
+/// Frees the blocks \p Slots hold (null when an array has none), before
+/// \p Before.
+void freeBlocks(ArrayRef<AllocaInst *> Slots, Instruction *Before) {
+  if (Slots.empty())
     return;
   Module &M = *Before->getModule();
   IRBuilder<> B(Before);
   FunctionCallee Free =
       M.getOrInsertFunction("free", B.getVoidTy(), B.getPtrTy());
-  for (const MovedArray &A : Arrays) {
-    B.CreateCall(Free, {B.CreateLoad(B.getPtrTy(), A.Slot)});
-    B.CreateStore(Constant::getNullValue(B.getPtrTy()), A.Slot);
+  for (AllocaInst *Slot : Slots) {
+    B.CreateCall(Free, {B.CreateLoad(B.getPtrTy(), Slot)});
+    B.CreateStore(Constant::getNullValue(B.getPtrTy()), Slot);
   }
 }
 
@@ -85,39 +79,31 @@ bool moveStackArraysToHeap(Function &F) {
   }
   if (Arrays.empty() && Saves.empty())
     return false;
+  // Each array's block in a slot of the frame, empty at the start: a return
+  // may come before an array's block.
+  IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+  SmallVector<AllocaInst *, 4> Slots;
+  for (AllocaInst *AI : Arrays) {
+    Slots.push_back(
+        Entry.CreateAlloca(Entry.getPtrTy(), nullptr, AI->getName() + ".heap"));
+    Entry.CreateStore(Constant::getNullValue(Entry.getPtrTy()), Slots.back());
+  }
   // Where the stack would have given each array back, from the dominance
   // of the original code.
   DominatorTree DT(F);
-  SmallVector<SmallVector<AllocaInst *, 2>, 4> FreedAt(Restores.size());
-  for (auto [R, Freed] : zip(Restores, FreedAt))
+  for (IntrinsicInst *R : Restores) {
+    SmallVector<AllocaInst *, 2> Freed;
     if (auto *Save = dyn_cast<Instruction>(R->getArgOperand(0)))
-      for (AllocaInst *AI : Arrays)
+      for (auto [AI, Slot] : zip(Arrays, Slots))
         if (DT.dominates(Save, AI))
-          Freed.push_back(AI);
-  IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
-  DenseMap<AllocaInst *, MovedArray> Moved;
-  for (AllocaInst *AI : Arrays) {
-    AllocaInst *Slot =
-        Entry.CreateAlloca(Entry.getPtrTy(), nullptr, AI->getName() + ".heap");
-    Moved[AI] = {AI, Slot};
+          Freed.push_back(Slot);
+    freeBlocks(Freed, R);
   }
-  // The slots start empty: a return may come before an array's block.
-  for (AllocaInst *AI : Arrays)
-    Entry.CreateStore(Constant::getNullValue(Entry.getPtrTy()), Moved[AI].Slot);
-  for (auto [R, Freed] : zip(Restores, FreedAt)) {
-    SmallVector<MovedArray, 2> Blocks;
-    for (AllocaInst *AI : Freed)
-      Blocks.push_back(Moved[AI]);
-    freeBlocks(Blocks, R);
-  }
-  SmallVector<MovedArray, 4> All;
-  for (AllocaInst *AI : Arrays)
-    All.push_back(Moved[AI]);
   for (BasicBlock &BB : F)
     if (isa<ReturnInst>(BB.getTerminator()))
-      freeBlocks(All, BB.getTerminator());
-  for (AllocaInst *AI : Arrays)
-    allocateOnHeap(*AI, *Moved[AI].Slot);
+      freeBlocks(Slots, BB.getTerminator());
+  for (auto [AI, Slot] : zip(Arrays, Slots))
+    allocateOnHeap(*AI, *Slot);
   // With no array left on the stack, the saved stack pointers restore
   // nothing.
   for (IntrinsicInst *R : Restores)
