@@ -2,7 +2,8 @@
 // dswap_, dasum_, idamax_, drot_, dgemv_, dger_, dgemm_, dtrsv_, dtrsm_, dtrmv_,
 // dtrmm_), called from C as
 // programs do: every argument by address, column-major matrices, options as
-// characters in either case, prototypes of the program's own. Active alpha and beta
+// characters in either case, prototypes the program declares itself
+// (include/fortran_blas.h, not OpenBLAS's f77blas.h). Active alpha and beta
 // passed by address, a constant one in a global, and the scalars changed
 // after the call (the rules keep the values the call saw). Gradient and
 // tangents against central differences at -O0 and -O2.
@@ -15,46 +16,7 @@
 #include <capsule/capsule.h>
 #include <math.h>
 #include "check.h"
-#include "fortran_lengths.h"
-
-double ddot_(const int *n, const double *x, const int *incx, const double *y,
-             const int *incy);
-void daxpy_(const int *n, const double *alpha, const double *x,
-            const int *incx, double *y, const int *incy);
-void dscal_(const int *n, const double *alpha, double *x, const int *incx);
-double dnrm2_(const int *n, const double *x, const int *incx);
-void dcopy_(const int *n, const double *x, const int *incx, double *y,
-            const int *incy);
-void dswap_(const int *n, double *x, const int *incx, double *y,
-            const int *incy);
-double dasum_(const int *n, const double *x, const int *incx);
-void drot_(const int *n, double *x, const int *incx, double *y,
-           const int *incy, const double *c, const double *s);
-int idamax_(const int *n, const double *x, const int *incx);
-void dgemv_(const char *trans, const int *m, const int *n, const double *alpha,
-            const double *a, const int *lda, const double *x, const int *incx,
-            const double *beta, double *y, const int *incy STRLENS(1));
-void dger_(const int *m, const int *n, const double *alpha, const double *x,
-           const int *incx, const double *y, const int *incy, double *a,
-           const int *lda);
-void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
-            const int *k, const double *alpha, const double *a, const int *lda,
-            const double *b, const int *ldb, const double *beta, double *c,
-            const int *ldc STRLENS(2));
-void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n,
-            const double *a, const int *lda, double *x,
-            const int *incx STRLENS(3));
-void dtrmv_(const char *uplo, const char *trans, const char *diag, const int *n,
-            const double *a, const int *lda, double *x,
-            const int *incx STRLENS(3));
-void dtrsm_(const char *side, const char *uplo, const char *transa,
-            const char *diag, const int *m, const int *n, const double *alpha,
-            const double *a, const int *lda, double *b,
-            const int *ldb STRLENS(4));
-void dtrmm_(const char *side, const char *uplo, const char *transa,
-            const char *diag, const int *m, const int *n, const double *alpha,
-            const double *a, const int *lda, double *b,
-            const int *ldb STRLENS(4));
+#include "fortran_blas.h"
 
 #define NP 24
 

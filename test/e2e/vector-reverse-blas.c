@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 #include "check.h"
-#include "fortran_lengths.h"
+#include "fortran_blas.h"
 #include "blas_models.h"
 
 extern int enzyme_width, enzyme_dupv, enzyme_dup;

@@ -42,17 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "fortran_lengths.h"
-
-void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
-            const int *k, const double *alpha, const double *a, const int *lda,
-            const double *b, const int *ldb, const double *beta, double *c,
-            const int *ldc STRLENS(2));
-void daxpy_(const int *n, const double *alpha, const double *x,
-            const int *incx, double *y, const int *incy);
-void dtrsv_(const char *uplo, const char *trans, const char *diag,
-            const int *n, const double *a, const int *lda, double *x,
-            const int *incx STRLENS(3));
+#include "fortran_blas.h"
 
 #define N 4
 #define LD 5 /* padded leading dimension */

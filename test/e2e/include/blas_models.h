@@ -4,22 +4,9 @@
  * matter), uses both orders, strides other than 1 and active scalars, and
  * adds to its NY outputs y a different smooth function of every result
  * (so that bilinear routines have second derivatives too). NX inputs x.
- * Include after cblas.h, math.h and fortran_lengths.h. */
+ * Include after cblas.h, math.h and fortran_blas.h. */
 #ifndef BLAS_MODELS_H
 #define BLAS_MODELS_H
-
-double ddot_(const int *n, const double *x, const int *incx, const double *y,
-             const int *incy);
-void dgemv_(const char *trans, const int *m, const int *n, const double *alpha,
-            const double *a, const int *lda, const double *x, const int *incx,
-            const double *beta, double *y, const int *incy STRLENS(1));
-void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
-            const int *k, const double *alpha, const double *a, const int *lda,
-            const double *b, const int *ldb, const double *beta, double *c,
-            const int *ldc STRLENS(2));
-void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n,
-            const double *a, const int *lda, double *x,
-            const int *incx STRLENS(3));
 
 #define NX 18 /* inputs */
 #define NY 5  /* outputs */

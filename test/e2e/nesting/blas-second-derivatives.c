@@ -29,7 +29,7 @@
 #include <cblas.h>
 #include <math.h>
 #include "check.h"
-#include "fortran_lengths.h"
+#include "fortran_blas.h"
 #include "blas_models.h"
 
 extern int enzyme_dup, enzyme_const;
