@@ -439,6 +439,21 @@ typedef struct bench_sample {
   double fd;  /* central difference (informational) */
 } bench_sample;
 
+/* The largest |got_i - want_i| / max(|want_i|, floor) over i < n, or NaN
+ * if any of them is not a number: how far one mode's values are from
+ * another's that must equal them. */
+static inline double bench_worst_rel_diff(const double *got,
+                                          const double *want, long n,
+                                          double floor) {
+  double worst = 0;
+  for (long i = 0; i < n; i++) {
+    double rel = fabs(got[i] - want[i]) /
+                 (fabs(want[i]) > floor ? fabs(want[i]) : floor);
+    worst = rel > worst || rel != rel ? rel : worst;
+  }
+  return worst;
+}
+
 /* Components are judged by |ad - ref| / max(|ref|, 1e-3 * max_j |ref_j|):
  * plain relative error, except that a component more than 1000x smaller
  * than the largest checked one is measured against 1/1000 of that (its own

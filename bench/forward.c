@@ -39,13 +39,12 @@ static void copy_lane(double *one, const double *all, long n, int k) {
 static int verify_lanes(const char *label, lanes got,
                         void (*set_lane)(void *, int),
                         double (*tangent)(void *), void *ctx) {
-  double worst = 0;
+  double ones[LANES];
   for (int k = 0; k < LANES; k++) {
     set_lane(ctx, k);
-    double one = tangent(ctx);
-    double rel = fabs(got.d[k] - one) / (fabs(one) > 1 ? fabs(one) : 1.0);
-    worst = rel > worst || rel != rel ? rel : worst;
+    ones[k] = tangent(ctx);
   }
+  double worst = bench_worst_rel_diff(got.d, ones, LANES, 1.0);
   int bad = !(worst <= 1e-12);
   printf("verify %s: width %d, each lane against one tangent along its "
          "directions, largest difference %.1e: %s\n",

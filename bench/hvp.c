@@ -260,12 +260,12 @@ static int verify_lanes(const char *label, mlp_batch *b) {
   for (int k = 0; k < LANES; k++) {
     memcpy(f->params.v, b->V + k * n, sizeof(double) * (size_t)n);
     mlp_hvp(f);
-    double scale = 0, diff = 0;
-    for (long i = 0; i < n; i++) {
+    double scale = 0;
+    for (long i = 0; i < n; i++)
       scale = fmax(scale, fabs(f->params.hv[i]));
-      diff = fmax(diff, fabs(b->HV[k * n + i] - f->params.hv[i]));
-    }
-    worst = fmax(worst, diff / (scale > 0 ? scale : 1));
+    double rel = bench_worst_rel_diff(b->HV + k * n, f->params.hv, n,
+                                      scale > 0 ? scale : 1);
+    worst = rel > worst || rel != rel ? rel : worst;
   }
   int ok = worst <= 1e-12;
   printf("verify %s: width 8, each lane against the product of width 1 "

@@ -78,12 +78,7 @@ int main(void) {
   j.d_work = bench_alloc(LANES * 6 * n);
   jacobian_by_rows(&j);
   jacobian_by_lanes(&j);
-  double worst = 0;
-  for (long i = 0; i < n * n; i++) {
-    double a = j.rows1[i], b = j.rows8[i];
-    double rel = fabs(a - b) / (fabs(a) > 1 ? fabs(a) : 1.0);
-    worst = rel > worst || rel != rel ? rel : worst;
-  }
+  double worst = bench_worst_rel_diff(j.rows8, j.rows1, n * n, 1.0);
   int bad = !(worst <= 1e-12);
   printf("verify %s: width %d against rows of width 1, largest difference "
          "%.1e: %s\n",
