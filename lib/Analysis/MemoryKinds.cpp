@@ -407,31 +407,46 @@ static const Value *storedOnceInSlot(const Value *V) {
   return Stored;
 }
 
+namespace {
+
+/// A struct type, and where in its memory image a pointer points.
+struct StructAt {
+  StructType *Type = nullptr;
+  int64_t Offset = 0;
+};
+
+} // namespace
+
 /// A struct type the memory \p Base points to is an array of (or one
-/// element of): how it is allocated, or how neighbouring code indexes it.
-/// Loop pointers (a phi stepping by byte offsets) are followed to where
-/// they start. The search is bounded; in a step function each phi has a
-/// reload from the record (a dead end here) for every resume block that
-/// reaches it, which the bound leaves room for.
-static StructType *structTypeAt(const Value *Base) {
+/// element of), and \p Base's offset from an element's start: how it is
+/// allocated, or how neighbouring code indexes it. Loop pointers (a phi
+/// stepping by byte offsets) are followed to where they start, parameters
+/// to what the callers pass (a member's address is at its offset in the
+/// caller's struct). The search is bounded; in a step function each phi
+/// has a reload from the record (a dead end here) for every resume block
+/// that reaches it, which the bound leaves room for.
+static StructAt structTypeAt(const Value *Base, const DataLayout &DL) {
   constexpr unsigned MaxVisited = 32;
-  SmallVector<const Value *, 8> Work{Base};
+  SmallVector<std::pair<const Value *, int64_t>, 8> Work{{Base, 0}};
   SmallPtrSet<const Value *, 8> Seen{Base};
   while (!Work.empty() && Seen.size() <= MaxVisited) {
-    const Value *V = Work.pop_back_val();
+    auto [V, Offset] = Work.pop_back_val();
+    auto Found = [&, Offset = Offset](Type *T) {
+      return StructAt{dyn_cast<StructType>(withoutArrays(T)), Offset};
+    };
     if (auto *AI = dyn_cast<AllocaInst>(V))
-      return dyn_cast<StructType>(withoutArrays(AI->getAllocatedType()));
+      return Found(AI->getAllocatedType());
     if (auto *G = dyn_cast<GlobalVariable>(V))
-      return dyn_cast<StructType>(withoutArrays(G->getValueType()));
+      return Found(G->getValueType());
     // An element address (`gep %struct.S, ptr %p, i64 %i`) names its type.
     if (auto *GEP = dyn_cast<GEPOperator>(V))
-      if (auto *S = dyn_cast<StructType>(GEP->getResultElementType()))
-        return S;
+      if (isa<StructType>(GEP->getResultElementType()))
+        return Found(GEP->getResultElementType());
     for (const User *U : V->users())
       if (auto *GEP = dyn_cast<GetElementPtrInst>(U))
-        if (GEP->getPointerOperand() == V)
-          if (auto *S = dyn_cast<StructType>(GEP->getSourceElementType()))
-            return S;
+        if (GEP->getPointerOperand() == V &&
+            isa<StructType>(GEP->getSourceElementType()))
+          return Found(GEP->getSourceElementType());
     SmallVector<const Value *, 4> Origins;
     if (auto *Phi = dyn_cast<PHINode>(V))
       append_range(Origins, Phi->incoming_values());
@@ -441,12 +456,14 @@ static StructType *structTypeAt(const Value *Base) {
     if (auto *Param = dyn_cast<Argument>(V))
       append_range(Origins, argumentsPassedTo(*Param));
     for (const Value *In : Origins) {
-      const Value *Start = In->stripInBoundsConstantOffsets();
+      APInt Moved(DL.getIndexTypeSizeInBits(In->getType()), 0);
+      const Value *Start =
+          In->stripAndAccumulateInBoundsConstantOffsets(DL, Moved);
       if (Seen.insert(Start).second)
-        Work.push_back(Start);
+        Work.push_back({Start, Offset + Moved.getSExtValue()});
     }
   }
-  return nullptr;
+  return {};
 }
 
 namespace {
@@ -466,11 +483,12 @@ RangeLayout layoutUnder(const Value *Ptr, uint64_t Bytes,
   APInt Offset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
   const Value *Base = Ptr->stripAndAccumulateConstantOffsets(
       DL, Offset, /*AllowNonInbounds=*/true);
-  StructType *S = structTypeAt(Base);
-  if (!S || S->isOpaque() || Offset.isNegative())
+  auto [S, BaseOffset] = structTypeAt(Base, DL);
+  int64_t At = Offset.getSExtValue() + BaseOffset;
+  if (!S || S->isOpaque() || At < 0)
     return R;
   uint64_t Size = DL.getTypeAllocSize(S);
-  R.Begin = Offset.getZExtValue() % Size;
+  R.Begin = uint64_t(At) % Size;
   R.End = R.Begin + Bytes;
   if (R.End > Size)
     return R;
@@ -600,15 +618,22 @@ void recordCopiedKind(Instruction &Copy, ElementKind K) {
                                       Type::getInt32Ty(C), unsigned(K)))));
 }
 
+std::optional<ElementKind> recordedCopiedKind(const Instruction &Copy) {
+  MDNode *Recorded = Copy.getMetadata(CopiedKindKind);
+  if (!Recorded)
+    return std::nullopt;
+  return ElementKind(
+      mdconst::extract<ConstantInt>(Recorded->getOperand(0))->getZExtValue());
+}
+
 void recordCopiedKindOf(Instruction &Copy, const CallBase &Source) {
   if (ElementKind K = copiedElementKind(Source); K != ElementKind::Unknown)
     recordCopiedKind(Copy, K);
 }
 
 ElementKind copiedElementKind(const CallBase &Call) {
-  if (MDNode *Recorded = Call.getMetadata(CopiedKindKind))
-    return ElementKind(
-        mdconst::extract<ConstantInt>(Recorded->getOperand(0))->getZExtValue());
+  if (std::optional<ElementKind> K = recordedCopiedKind(Call))
+    return *K;
   // Fewer than 4 bytes cannot hold a float (an empty C++ object, a bool).
   if (auto *Size = dyn_cast<ConstantInt>(Call.getArgOperand(2)))
     if (isa<AnyMemTransferInst>(Call) && Size->getZExtValue() < 4)
@@ -695,6 +720,28 @@ bool integerBySourceType(const Instruction &Access) {
   if (auto *G = dyn_cast<GlobalVariable>(Ptr))
     return !holdsUnion(G->getValueType());
   return isa<Argument, LoadInst, CallBase>(Ptr);
+}
+
+bool mayMoveFloatingPoint(const Instruction &Access) {
+  if (integerBySourceType(Access) ||
+      recordedCopiedKind(Access) == ElementKind::Integer)
+    return false;
+  const DataLayout &DL = Access.getDataLayout();
+  Type *T = isa<StoreInst>(Access)
+                ? cast<StoreInst>(Access).getValueOperand()->getType()
+                : Access.getType();
+  const Value *Ptr = getLoadStorePointerOperand(&Access);
+  ElementKind K = declaredAccessKind(Access);
+  if (K == ElementKind::Unknown)
+    K = kindAtOffset(Ptr, DL.getTypeStoreSize(T), DL);
+  // Exactly these bytes: floating-point data, or part of it.
+  if (K != ElementKind::Unknown)
+    return K == ElementKind::F64 || K == ElementKind::F32;
+  // Memory of doubles and integers holds no 32-bit floating-point data:
+  // a 32-bit copy out of it moves an integer.
+  K = pointeeKind(Ptr);
+  return K == ElementKind::Unknown || K == ElementKind::F32 ||
+         (K == ElementKind::F64 && T->getScalarSizeInBits() == 64);
 }
 
 ElementKind kindOfRuns(ArrayRef<MemoryRun> Runs) {

@@ -50,9 +50,15 @@ ElementKind copiedElementKind(const llvm::CallBase &Call);
 
 /// Records the kind of a copy, decided while what tells it can still be
 /// seen: a realloc the copy replaces (the chain of blocks a pointer is
-/// reallocated through), or the stack slots and parameters a step function
-/// moves into its record. copiedElementKind returns it.
+/// reallocated through), the stack slots and parameters a step function
+/// moves into its record, or an integer copy of integers whose struct
+/// types the step function's cleanup folds into byte offsets.
+/// copiedElementKind returns it.
 void recordCopiedKind(llvm::Instruction &Copy, ElementKind K);
+/// The kind recorded on \p Copy (a memory copy, or an integer load or store
+/// of a copy through an integer), if one was: a recorded Unknown stands, as
+/// what the step function would show could be less than what was seen.
+std::optional<ElementKind> recordedCopiedKind(const llvm::Instruction &Copy);
 /// Records on \p Copy the kind of data \p Source (a realloc, or a runtime
 /// call standing for one) copies, where that is known: an unknown kind is
 /// left for copiedElementKind to find from \p Copy's own uses.
@@ -76,6 +82,12 @@ ElementKind declaredAccessKind(const llvm::Instruction &I);
 /// rules or reads a union's member (a union on the way, or a pointer of
 /// another origin, does not count).
 bool integerBySourceType(const llvm::Instruction &Access);
+
+/// Whether \p Access, a 32- or 64-bit integer load or store, may move
+/// floating-point data: nothing types the bytes it accesses as integers or
+/// pointers (its source type at -O0, a kind recorded on it, its TBAA tag,
+/// the layout of the struct there, or how the memory is typed elsewhere).
+bool mayMoveFloatingPoint(const llvm::Instruction &Access);
 
 /// The kind of data \p Ptr points to, from how the memory is typed where it
 /// is allocated and accessed (and, for a parameter, at the call sites).

@@ -373,7 +373,10 @@ bool Instrumenter::checkCall(CallBase &Call) {
   }
   // The runtime's own entry points, pure functions, library functions
   // whose writes are journaled, and calls that end the program (exit, abort, a
-  // failed assert) repeat nothing.
+  // failed assert) or the computation (a throw, and the allocation of the
+  // object it throws: a throw abandons the run) repeat nothing.
+  if (Callee && Callee->getName() == "__cxa_allocate_exception")
+    return true;
   if (Call.onlyReadsMemory() || Call.doesNotReturn() ||
       isa<IntrinsicInst>(Call) || allocationKind(Call) || isReplayedCall(Call))
     return true;

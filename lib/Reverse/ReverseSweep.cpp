@@ -501,24 +501,9 @@ void GradientGenerator::reverseIntegerStore(StoreInst &SI) {
     checkHandedInteger(SI, V);
   auto *Source = dyn_cast<LoadInst>(V);
   unsigned Bits = V->getType()->getScalarSizeInBits();
-  auto Untyped = [&](const Instruction &Access, const Value *Ptr) {
-    if (integerBySourceType(Access))
-      return false;
-    ElementKind K = declaredAccessKind(Access);
-    if (K == ElementKind::Unknown)
-      K = kindAtOffset(Ptr, DL.getTypeStoreSize(V->getType()), DL);
-    // Exactly these bytes: floating-point data, or part of it.
-    if (K != ElementKind::Unknown)
-      return K == ElementKind::F64 || K == ElementKind::F32;
-    // Memory of doubles and integers holds no 32-bit floating-point data:
-    // a 32-bit copy out of it moves an integer.
-    K = pointeeKind(Ptr);
-    return K == ElementKind::Unknown || K == ElementKind::F32 ||
-           (K == ElementKind::F64 && Bits == 64);
-  };
   if (Source && AI.hasShadow(Source->getPointerOperand()) &&
-      (Bits == 32 || Bits == 64) && Untyped(SI, SI.getPointerOperand()) &&
-      Untyped(*Source, Source->getPointerOperand()))
+      (Bits == 32 || Bits == 64) && mayMoveFloatingPoint(SI) &&
+      mayMoveFloatingPoint(*Source))
     unsupported(SI, "untyped " + Twine(Bits) +
                         "-bit copy between memories that have adjoints: it "
                         "may move floating-point data (compile with strict "
@@ -684,9 +669,9 @@ void GradientGenerator::reverseComplexMath(CallBase &Call, MathOp Op) {
       Contributions.push_back(Sum);
     }
     if (AI.isActive(Arg))
-      addAdjoint(Arg, fromComplexParts(RB, Arg->getType(),
-                                       twinType(Arg->getType()),
-                                       Contributions));
+      addAdjoint(Arg,
+                 fromComplexParts(RB, Arg->getType(), twinType(Arg->getType()),
+                                  Contributions));
   }
 }
 
