@@ -47,6 +47,12 @@ typedef double real;
 #define IMIN(a, b) ((a) < (b) ? (a) : (b))
 static real sq(real a) { return a * a; }
 static real soft(real a) { return a / (1.0 + fabs(a)); }
+/* An untyped copy in a function of its own: what it moves is in the
+ * callers' memory, at the offset of the member whose address they pass. */
+__attribute__((noinline, unused)) static void copy_real(void *d,
+                                                        const void *s) {
+  memcpy(d, s, sizeof(real));
+}
 """
 
 GLOBAL_ARRAY_LEN = 5
@@ -274,6 +280,8 @@ class Scope:
             kinds += ["out_call"]
         if self.byvalue_calls and self.struct_var:
             kinds += ["byvalue_call"]
+        if self.struct_var:
+            kinds += ["member_copy"]
         if len(self.arrays) > 1:
             kinds += ["copy"]
         if self.reals:
@@ -353,6 +361,16 @@ class Scope:
         return Stmt("%s = %s(%s, %s);" % (self.struct_var,
                                           self.pick(self.byvalue_calls),
                                           self.struct_var, value))
+
+    def member_copy_statement(self, depth):
+        """Copies a real to or from a member of the local struct (which
+        starts with an int) through copy_real."""
+        s = self.struct_var
+        member = self.pick(["%s.a" % s, "%s.b[IX(%s, %d)]" % (
+            s, self.int_expr(1), STRUCT_ARRAY_LEN)])
+        other = self.pick(self.reals + ["%s.b[0]" % s])
+        dst, src = (member, other) if self.chance(0.5) else (other, member)
+        return Stmt("copy_real(&%s, &%s);" % (dst, src))
 
     def copy_statement(self, depth):
         dst, src = self.rng.sample(self.arrays, 2)
@@ -456,7 +474,7 @@ class CaseGenerator:
         case.a_active = rng.random() < 0.7
         case.global_pointer = rng.choice([None, None, "x", "array"])
         self.helpers = []
-        case.types.append("struct %s_s { real a; real b[%d]; int k; };" % (
+        case.types.append("struct %s_s { int k; real a; real b[%d]; };" % (
             name, STRUCT_ARRAY_LEN))
         case.types.append("struct %s_h { real *p; int m; };" % name)
         case.globals += [
