@@ -369,6 +369,36 @@ CHECK_UNUSED_ static int check_jvp_fd(const char *what, const double *got,
              check_taken_ >= (min_taken), 1);                                  \
   } while (0)
 
+/* The gradient of F(p, ...) with respect to the N doubles at P:
+ * checkpointed against plain (relative 1e-10), and plain against central
+ * differences of F at the K entries the array SAMPLED lists (P is
+ * restored). A macro, since the markers name their function; the file
+ * includes capsule/capsule.h. */
+#define CHECK_CHECKPOINTED_GRADIENT(F, p, n, sampled, k, ...)                  \
+  do {                                                                         \
+    double *check_g_ = (double *)calloc((n), sizeof(double));                  \
+    double *check_gc_ = (double *)calloc((n), sizeof(double));                 \
+    int check_i_;                                                              \
+    __capsule_autodiff((void *)F, (p), check_g_, __VA_ARGS__);                 \
+    __capsule_autodiff_checkpointed((void *)F, (p), check_gc_, __VA_ARGS__);   \
+    for (check_i_ = 0; check_i_ < (n); check_i_++)                             \
+      check_close("checkpointed against plain", check_gc_[check_i_],           \
+                  check_g_[check_i_], 1e-10, 1e-12);                           \
+    for (check_i_ = 0; check_i_ < (k); check_i_++) {                           \
+      int check_j_ = (sampled)[check_i_];                                      \
+      double check_e_ = 1e-6, check_saved_ = (p)[check_j_], check_up_;         \
+      (p)[check_j_] = check_saved_ + check_e_;                                 \
+      check_up_ = F((p), __VA_ARGS__);                                         \
+      (p)[check_j_] = check_saved_ - check_e_;                                 \
+      check_close("plain against central differences", check_g_[check_j_],     \
+                  (check_up_ - F((p), __VA_ARGS__)) / (2 * check_e_), 1e-6,    \
+                  1e-8);                                                       \
+      (p)[check_j_] = check_saved_;                                            \
+    }                                                                          \
+    free(check_g_);                                                            \
+    free(check_gc_);                                                           \
+  } while (0)
+
 CHECK_UNUSED_ static int check_report(void) {
   if (check_failures_ == 0 && check_ref_failures_ == 0 && check_count_ > 0) {
     printf("PASS (%d checks)\n", check_count_);
