@@ -744,6 +744,21 @@ bool mayMoveFloatingPoint(const Instruction &Access) {
          (K == ElementKind::F64 && T->getScalarSizeInBits() == 64);
 }
 
+void recordIntegerCopies(Function &F) {
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      auto *SI = dyn_cast<StoreInst>(&I);
+      auto *LI = SI ? dyn_cast<LoadInst>(SI->getValueOperand()) : nullptr;
+      if (!LI ||
+          (!LI->getType()->isIntegerTy(32) && !LI->getType()->isIntegerTy(64)))
+        continue;
+      if (!mayMoveFloatingPoint(*LI))
+        recordCopiedKind(*LI, ElementKind::Integer);
+      else if (!mayMoveFloatingPoint(*SI))
+        recordCopiedKind(*SI, ElementKind::Integer);
+    }
+}
+
 ElementKind kindOfRuns(ArrayRef<MemoryRun> Runs) {
   Evidence E;
   for (const MemoryRun &Run : Runs)

@@ -17,6 +17,7 @@ namespace llvm {
 class Argument;
 class CallBase;
 class DataLayout;
+class Function;
 class Instruction;
 class LLVMContext;
 class Type;
@@ -88,6 +89,14 @@ bool integerBySourceType(const llvm::Instruction &Access);
 /// pointers (its source type at -O0, a kind recorded on it, its TBAA tag,
 /// the layout of the struct there, or how the memory is typed elsewhere).
 bool mayMoveFloatingPoint(const llvm::Instruction &Access);
+
+/// Records on the 32- and 64-bit integer copies of \p F (a load and a store
+/// of it) that their memory types them as integers, where
+/// mayMoveFloatingPoint sees so: splitting \p F into step functions folds the
+/// struct types and -O0 parameter slots that tell it into byte offsets into
+/// records, and the step functions' reverse sweep, which refuses copies that
+/// may move floating-point data, would no longer see it.
+void recordIntegerCopies(llvm::Function &F);
 
 /// The kind of data \p Ptr points to, from how the memory is typed where it
 /// is allocated and accessed (and, for a parameter, at the call sites).

@@ -265,10 +265,15 @@ bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
       Ok = false;
       continue;
     }
-    Function *Clone = Kind == Interruptible && is_contained(Roots, F) &&
-                              ForCheckpointing && userGradientRule(*F)
-                          ? callerOf(*F)
-                          : prepareForDifferentiation(*F);
+    Function *Clone = nullptr;
+    if (Kind == Interruptible && is_contained(Roots, F) && ForCheckpointing &&
+        userGradientRule(*F)) {
+      Clone = callerOf(*F);
+    } else {
+      Clone = prepareForDifferentiation(*F);
+      // Before the split makes what types them byte offsets.
+      recordIntegerCopies(*Clone);
+    }
     Clone->setName(F->getName() + Suffixes[Kind]);
     append_range(StaticInits, outlineStaticInits(*Clone));
     // Then a team's loops have trip counts: they charge their steps and

@@ -224,25 +224,6 @@ static void storeWithoutCasts(Function &F) {
   }
 }
 
-/// Integer copies whose memory types them as integers say so: splitting a
-/// function into steps folds the struct types that told it into byte
-/// offsets, and the step function's reverse sweep, which refuses copies
-/// that may move floating-point data, would no longer see them.
-static void recordIntegerCopies(Function &F) {
-  for (BasicBlock &BB : F)
-    for (Instruction &I : BB) {
-      auto *SI = dyn_cast<StoreInst>(&I);
-      auto *LI = SI ? dyn_cast<LoadInst>(SI->getValueOperand()) : nullptr;
-      if (!LI ||
-          (!LI->getType()->isIntegerTy(32) && !LI->getType()->isIntegerTy(64)))
-        continue;
-      if (!mayMoveFloatingPoint(*LI))
-        recordCopiedKind(*LI, ElementKind::Integer);
-      else if (!mayMoveFloatingPoint(*SI))
-        recordCopiedKind(*SI, ElementKind::Integer);
-    }
-}
-
 /// Optimization turns small copies (memcpy of 8 bytes, struct assignment)
 /// into integer loads and stores. Where TBAA says the integers are really
 /// doubles, floats or pointers, the copy is retyped so that the sweeps see
@@ -339,7 +320,6 @@ Function *prepareForDifferentiation(Function &F) {
   rewriteFloatBitOperations(*P);
   storeWithoutCasts(*P);
   retypeIntegerCopies(*P);
-  recordIntegerCopies(*P);
   lowerParallelForks(*P);
   simplifyLoops(*P);
   return P;
