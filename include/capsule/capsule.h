@@ -197,13 +197,15 @@ void capsule_checkpoint_iteration(void);
  * spellings (__enzyme_register_gradient_NAME and kin) work too.
  *   CAPSULE_GRADIENT(fn, augment, gradient)  reverse mode uses the rule:
  *       augment(args) runs fn's effect and returns its result and/or a
- *       tape; gradient(args, dresult, tape) returns the adjoints of fn's
+ *       tape ({result, shadow} or {tape, result, shadow} for a pointer
+ *       result); gradient(args, dresult, tape) returns the adjoints of fn's
  *       floating-point arguments and accumulates into the shadows of its
  *       pointer arguments. Every argument that is not floating point is
  *       followed by its shadow in both.
  *   CAPSULE_DERIVATIVE(fn, tangent)  forward mode uses tangent(x, dx, ...),
  *       every argument followed by its tangent, which returns
- *       {result, tangent of the result} for a floating-point result.
+ *       {result, tangent of the result} for a floating-point result and
+ *       {result, shadow of the result} for a pointer.
  *   CAPSULE_INACTIVE_FUNCTION(fn)  fn runs; no derivative flows through it.
  *   CAPSULE_INACTIVE_GLOBAL(g)     g has no derivative.
  *   CAPSULE_FUNCTION_LIKE(fn, "log1p")  fn is differentiated as that libm

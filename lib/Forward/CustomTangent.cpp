@@ -41,7 +41,9 @@ void emitTangentRuleBody(RuntimeABI &ABI, const DiffSignature &Sig,
   Type *Ret = Fn.getReturnType();
   if (Ret->isVoidTy())
     return void(B.CreateRetVoid());
-  if (!Ret->isFPOrFPVectorTy())
+  // {result, tangents} for a floating-point or pointer result (the
+  // pointer's shadow: vector mode does not call such rules).
+  if (Tangent.getReturnType() == Ret)
     return void(B.CreateRet(Results[0]));
   Value *Pair = UndefValue::get(Tangent.getReturnType());
   Pair = B.CreateInsertValue(Pair, resultField(B, Results[0], 0, 2), 0);

@@ -99,6 +99,12 @@ whyUserRuleNotCheckpointable(const Function &Callee, const GradientRule &Rule) {
            "' in this module (link with LTO if it is in another file): the "
            "schedule re-executes it, and the journal must see what it writes";
   };
+  // Green runs call the function itself, which does not give the shadow
+  // of its result.
+  if (Callee.getReturnType()->isPointerTy())
+    return "a call of '" + Name +
+           "', which has a gradient rule of yours and returns a pointer, "
+           "inside a checkpointed gradient is not supported yet";
   if (Callee.isDeclaration())
     return NoBody(Callee, "the function");
   if (Rule.Augment->isDeclaration())

@@ -118,10 +118,17 @@ void emitForward(RuntimeABI &ABI, const DiffSignature &Sig,
   if (Rule.TapeTy)
     Kept.push_back(augmentField(B, Result, Rule.TapeField));
   recordOf(*Sig.Fn, Rule, Sig.Width).push(B, ABI, Kept);
-  if (Fwd.getReturnType()->isVoidTy())
-    B.CreateRetVoid();
-  else
-    B.CreateRet(augmentField(B, Result, Rule.PrimalField));
+  Type *RetTy = Fwd.getReturnType();
+  if (RetTy->isVoidTy())
+    return void(B.CreateRetVoid());
+  Value *Primal = augmentField(B, Result, Rule.PrimalField);
+  if (RetTy == Primal->getType())
+    return void(B.CreateRet(Primal));
+  // A pointer result comes back with its shadow (forwardReturnType); vector
+  // mode does not call rules of functions returning pointers.
+  Value *Pair = B.CreateInsertValue(PoisonValue::get(RetTy), Primal, 0);
+  B.CreateRet(
+      B.CreateInsertValue(Pair, augmentField(B, Result, Rule.ShadowField), 1));
 }
 
 /// The reverse sweep: the gradient rule, its adjoints of the out arguments

@@ -117,16 +117,18 @@ std::string whyNoRule(const Function &Fn) {
              "' is a struct passed by value, which rules cannot take yet "
              "(pass it by pointer)";
   Type *Ret = Fn.getReturnType();
-  if (carriesPointer(Ret) || Ret->isAggregateType())
+  if ((carriesPointer(Ret) && !Ret->isPointerTy()) || Ret->isAggregateType())
     return "'" + displayName(Fn) + "' returns " + typeName(Ret) +
-           ", and rules of functions returning pointers or structs are not "
-           "supported yet";
+           ", and rules of functions returning structs are not supported "
+           "yet";
   return "";
 }
 
 /// Enzyme's reading of an augmented forward rule's result type \p R for a
 /// function returning \p Ret: the primal result itself; {tape, result,
 /// shadow of the result}; {result, shadow}; {tape, result}; or only a tape.
+/// Two fields of one type are {result, shadow}: a pointer result's
+/// {tape, result} cannot be told from them, and would lack the shadow.
 void decodeAugmentResult(Type *R, Type *Ret, GradientRule &Rule) {
   if (R->isVoidTy())
     return;
@@ -139,11 +141,13 @@ void decodeAugmentResult(Type *R, Type *Ret, GradientRule &Rule) {
     if (N == 3) {
       Rule.TapeField = 0;
       Rule.PrimalField = 1;
+      Rule.ShadowField = 2;
       Rule.TapeTy = ST->getElementType(0);
       return;
     }
     if (N == 2 && ST->getElementType(0) == ST->getElementType(1)) {
       Rule.PrimalField = 0;
+      Rule.ShadowField = 1;
       return;
     }
     if (N == 2) {
@@ -178,6 +182,15 @@ std::string fieldsName(ArrayRef<Type *> Fields) {
                             : "a struct of " + typeList(Fields);
 }
 
+/// Whether the augmented rule's result type \p R, as \p Rule reads it,
+/// holds a pointer result of type \p Ret and its shadow.
+bool holdsResultAndShadow(Type *R, const GradientRule &Rule, Type *Ret) {
+  auto *ST = dyn_cast<StructType>(R);
+  return ST && Rule.PrimalField >= 0 && Rule.ShadowField >= 0 &&
+         ST->getElementType(Rule.PrimalField) == Ret &&
+         ST->getElementType(Rule.ShadowField) == Ret;
+}
+
 std::string checkGradientRule(const Function &Fn, const Function &Aug,
                               const Function &Grad) {
   if (std::string Why = whyNoRule(Fn); !Why.empty())
@@ -197,6 +210,12 @@ std::string checkGradientRule(const Function &Fn, const Function &Aug,
     return "the augmented forward rule " + Name(Aug) + " returns " +
            typeName(ruleResultType(Aug)) + ", without the " + typeName(Ret) +
            " result of " + Name(Fn) + " (return it, or {tape, result})";
+  if (Ret->isPointerTy() &&
+      !holdsResultAndShadow(ruleResultType(Aug), Rule, Ret))
+    return "the augmented forward rule " + Name(Aug) + " returns " +
+           typeName(ruleResultType(Aug)) + ", but " + Name(Fn) +
+           " returns a pointer, whose shadow the rule must return too "
+           "({result, shadow of the result}, or {tape, result, shadow})";
   if (Ret->isFPOrFPVectorTy())
     Expected.push_back(Ret);
   if (Rule.TapeTy)
@@ -228,7 +247,7 @@ std::string checkTangentRule(const Function &Fn, const Function &Tan) {
            typeList(Expected) + " (each argument followed by its tangent)";
   Type *Ret = Fn.getReturnType();
   SmallVector<Type *, 2> Want;
-  if (Ret->isFPOrFPVectorTy())
+  if (Ret->isFPOrFPVectorTy() || Ret->isPointerTy())
     Want.append({Ret, Ret});
   else if (!Ret->isVoidTy())
     Want.push_back(Ret);
@@ -237,6 +256,7 @@ std::string checkTangentRule(const Function &Fn, const Function &Tan) {
            typeName(ruleResultType(Tan)) + ", but " + Name(Fn) + " needs " +
            fieldsName(Want) +
            (Ret->isFPOrFPVectorTy() ? " ({result, tangent of the result})"
+            : Ret->isPointerTy()    ? " ({result, shadow of the result})"
                                     : "");
   return "";
 }
@@ -477,7 +497,9 @@ Value *callRule(IRBuilder<> &B, Function &Rule, ArrayRef<Value *> Args) {
   if (!returnsThroughSRet(Rule))
     return B.CreateCall(&Rule, Args);
   Type *Ty = Rule.getParamStructRetType(0);
-  IRBuilder<> Entry(&*B.GetInsertBlock()->getParent()->getEntryBlock().begin());
+  // The entry block may still be empty (a forward sweep's first call).
+  BasicBlock &EntryBlock = B.GetInsertBlock()->getParent()->getEntryBlock();
+  IRBuilder<> Entry(&EntryBlock, EntryBlock.getFirstInsertionPt());
   AllocaInst *Slot = Entry.CreateAlloca(Ty, nullptr, "rule.result");
   SmallVector<Value *, 8> All{Slot};
   append_range(All, Args);

@@ -53,17 +53,19 @@ bool isRuleAttribute(llvm::StringRef Kind);
 
 /// A gradient rule (Enzyme's convention). Augment takes the function's
 /// arguments, each non-floating-point one followed by its shadow, and
-/// returns what AugmentResult says; Gradient takes the same, then the
-/// adjoint of a floating-point result, then the tape if there is one, and
-/// returns the adjoints of the floating-point arguments (one value, or a
-/// struct of them in order).
+/// returns the fields below; Gradient takes the same, then the adjoint of
+/// a floating-point result, then the tape if there is one, and returns the
+/// adjoints of the floating-point arguments (one value, or a struct of
+/// them in order).
 struct GradientRule {
   llvm::Function *Augment = nullptr;
   llvm::Function *Gradient = nullptr;
-  /// Where augment's result holds the tape and the primal result: -1 for
-  /// none, -2 for the whole result, else the struct field.
+  /// Where augment's result holds the tape, the primal result and the
+  /// shadow of a pointer result: -1 for none, -2 for the whole result,
+  /// else the struct field.
   int TapeField = -1;
   int PrimalField = -1;
+  int ShadowField = -1;
   llvm::Type *TapeTy = nullptr;
 };
 std::optional<GradientRule> gradientRule(const llvm::Function &F);
@@ -75,7 +77,7 @@ void setTangentRule(llvm::Function &F, llvm::Function &Tangent);
 
 /// A tangent rule: the function's arguments each followed by its tangent;
 /// returns {result, tangent of the result} for a floating-point result,
-/// else the result.
+/// {result, shadow of the result} for a pointer, else the result.
 llvm::Function *tangentRule(const llvm::Function &F);
 
 /// Whether vector mode may call \p F's rules once per lane: F takes and

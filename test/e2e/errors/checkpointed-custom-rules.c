@@ -3,7 +3,8 @@
 // in the module, whose writes the journal could not see, and augmented
 // rules that may write to a shadow (a store, a memset, a shadow handed to a
 // function that may write through it), which green runs, running the
-// function itself, would not repeat. OpenMP: a call of such a function
+// function itself, would not repeat, and rules of a function returning a
+// pointer, whose shadow green runs would not get. OpenMP: a call of such a function
 // inside a parallel region, and a parallel region inside a rule. Each names
 // the call (or the rule's write), the function and the rule.
 // RUN: not %clang -O0 -g -fopenmp %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
@@ -106,9 +107,23 @@ static void twice_grad(double *v, double *dv) {
 }
 CAPSULE_GRADIENT(twice, twice_aug, twice_grad);
 
+/* Returns a pointer: green runs, which call the function itself, would not
+ * get the shadow of its result. */
+__attribute__((noinline)) double *last_of(double *v) { return v + 3; }
+typedef struct {
+  double *result, *shadow;
+} with_shadow;
+static with_shadow last_of_aug(double *v, double *dv) {
+  return (with_shadow){v + 3, dv + 3};
+}
+static void last_of_grad(double *v, double *dv) {}
+CAPSULE_GRADIENT(last_of, last_of_aug, last_of_grad);
+
 double simulate(double *p) {
   double y[2], r = 0;
   for (int t = 0; t < 10; ++t) {
+    // CHECK-DAG: checkpointed-custom-rules.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot make function 'simulate' interruptible: a call of 'last_of', which has a gradient rule of yours and returns a pointer, inside a checkpointed gradient is not supported yet
+    r += *last_of(p);
     // CHECK-DAG: checkpointed-custom-rules.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot make function 'simulate' interruptible: a call of 'outside', which has a gradient rule of yours, inside a checkpointed gradient needs the body of its augmented rule 'outside_aug' in this module
     r += outside(p[0]);
     // CHECK-DAG: checkpointed-custom-rules.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: cannot make function 'simulate' interruptible: a call of 'outside2', which has a gradient rule of yours, inside a checkpointed gradient needs the body of its gradient rule 'outside2_grad' in this module

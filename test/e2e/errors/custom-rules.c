@@ -65,6 +65,24 @@ void by_value_grad(triple p, triple dp, double d) {}
 // CHECK-DAG: custom-rules.c:[[@LINE+1]]: invalid custom rule '__capsule_register_gradient_{{[0-9]+}}': argument 1 of 'by_value' is a struct passed by value, which rules cannot take yet (pass it by pointer)
 CAPSULE_GRADIENT(by_value, by_value_aug, by_value_grad);
 
+/* A pointer result needs its shadow from both rules; a struct result
+ * cannot have rules yet. */
+double *pointer_only(double *v);
+double *pointer_only_aug(double *v, double *dv);
+void pointer_only_grad(double *v, double *dv);
+// CHECK-DAG: custom-rules.c:[[@LINE+1]]: invalid custom rule '__capsule_register_gradient_{{[0-9]+}}': the augmented forward rule 'pointer_only_aug' returns ptr, but 'pointer_only' returns a pointer, whose shadow the rule must return too ({result, shadow of the result}, or {tape, result, shadow})
+CAPSULE_GRADIENT(pointer_only, pointer_only_aug, pointer_only_grad);
+double *pointer_only_tangent(double *v, double *dv);
+// CHECK-DAG: custom-rules.c:[[@LINE+1]]: invalid custom rule '__capsule_register_derivative_{{[0-9]+}}': the tangent rule 'pointer_only_tangent' returns ptr, but 'pointer_only' needs a struct of (ptr, ptr) ({result, shadow of the result})
+CAPSULE_DERIVATIVE(pointer_only, pointer_only_tangent);
+typedef struct {
+  double re, im;
+} cplx;
+cplx polar_of(double r, double t);
+cplx polar_of_tangent(double r, double dr, double t, double dt);
+// CHECK-DAG: custom-rules.c:[[@LINE+1]]: invalid custom rule '__capsule_register_derivative_{{[0-9]+}}': 'polar_of' returns { double, double }, and rules of functions returning structs are not supported yet
+CAPSULE_DERIVATIVE(polar_of, polar_of_tangent);
+
 /* Defined elsewhere, with a rule for one mode only. */
 double only_tangent(double x);
 dual only_tangent_rule(double x, double dx);
