@@ -231,6 +231,11 @@ def is_nested_refusal(kind):
     return kind.startswith("refused nested calls")
 
 
+def is_nested_failure(kind):
+    """Whether judge_nested names this kind of failure."""
+    return "nested" in kind or "Hessian-vector product" in kind
+
+
 def same_sum(checkpointed, plain):
     return abs(checkpointed - plain) <= CHECKPOINTED_ATOL + \
         CHECKPOINTED_RTOL * abs(plain)
