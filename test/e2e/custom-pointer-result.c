@@ -3,7 +3,8 @@
 // {result, shadow of the result} or {tape, result, shadow}, the tangent rule
 // {result, shadow of the result}, and derivatives then flow through the
 // returned pointer as through any other: reads and writes through it, in a
-// stack array and in a heap block. The functions live in a library built
+// stack array and in a heap block, the function called directly and
+// through a pointer. The functions live in a library built
 // without Capsule (-DLIBRARY), as a precompiled library's would, so only the
 // rules can give their derivatives (a rule that returned the wrong shadow
 // shows: the gradient through the pointer goes elsewhere). Gradients,
@@ -130,6 +131,24 @@ static double on_heap(double *x) {
 }
 CHECK_FD_OF(on_heap)
 
+/* Called through a pointer, among functions without rules, three times:
+ * the rule's records come back last in, first out. */
+static double *first(double *v, long n) { return v; }
+static double *(*volatile pick)(double *, long) = first;
+static double indirect(double *x) {
+  double w[N];
+  for (int i = 0; i < N; ++i)
+    w[i] = sin(x[i]) + 0.1 * i;
+  double s = 0;
+  for (int k = 0; k < 3; ++k) {
+    double *p = pick(w, N);
+    s += *p * x[k];
+    *p *= 0.5;
+  }
+  return s;
+}
+CHECK_FD_OF(indirect)
+
 static void on_stack_gradient(double *x, double *dx) {
   __capsule_autodiff((void *)on_stack, capsule_dup, x, dx);
 }
@@ -148,6 +167,9 @@ int main(void) {
   double x[N] = {0.3, -0.7, 1.1, 0.5, -0.2};
   CHECK_GRADIENT_AND_TANGENTS(on_stack, x, N);
   CHECK_GRADIENT_AND_TANGENTS(on_heap, x, N);
+  CHECK_GRADIENT_AND_TANGENTS(indirect, x, N);
+  pick = largest;
+  CHECK_GRADIENT_AND_TANGENTS(indirect, x, N);
 
   /* Hessian-vector product: forward mode over the gradient, each column
    * against central differences of the gradient. */
