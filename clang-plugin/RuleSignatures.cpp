@@ -1,15 +1,16 @@
-//===- RuleSignatures.cpp - Rules taking structs the C ABI splits ---------===//
+//===- RuleSignatures.cpp - Rules and markers meeting split structs -------===//
 //
 // Refuses, in the source, custom rules that take by value a struct the C
-// ABI passes as several arguments (lib/Support/RuleArguments.h says why a
-// derivative would silently be wrong). The pass sees such arguments only
-// in debug information; this action runs beside clang's own with or
-// without -g. It reads the registrations the pass reads
-// (`__enzyme_register_gradient_NAME` and kin, CAPSULE_GRADIENT and
-// CAPSULE_DERIVATIVE): their functions in order, the function then its
-// rules.
+// ABI passes as several arguments, and forward mode's markers naming a
+// function that does (Support/SplitArguments.h says why a derivative would
+// silently be wrong). The pass sees such arguments only in debug
+// information; this action runs beside clang's own with or without -g. It
+// reads the registrations the pass reads (`__enzyme_register_gradient_NAME`
+// and kin, CAPSULE_GRADIENT and CAPSULE_DERIVATIVE: their functions in
+// order, the function then its rules) and the calls of
+// `__enzyme_fwddiff`/`__capsule_fwddiff` (and the names that start so).
 //===----------------------------------------------------------------------===//
-#include "Support/RuleArguments.h"
+#include "Support/SplitArguments.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -42,12 +43,49 @@ bool onlyFloatingPoint(const ASTContext &Ctx, QualType T) {
   });
 }
 
+/// Whether \p T holds a pointer, however nested.
+bool holdsPointer(const ASTContext &Ctx, QualType T) {
+  T = T.getCanonicalType();
+  if (T->isPointerType() || T->isReferenceType() || T->isMemberPointerType())
+    return true;
+  if (const ConstantArrayType *Array = Ctx.getAsConstantArrayType(T))
+    return holdsPointer(Ctx, Array->getElementType());
+  const RecordDecl *Record = T->getAsRecordDecl();
+  if (!Record)
+    return false;
+  if (const auto *Class = dyn_cast<CXXRecordDecl>(Record))
+    for (const CXXBaseSpecifier &Base : Class->bases())
+      if (holdsPointer(Ctx, Base.getType()))
+        return true;
+  return llvm::any_of(Record->fields(), [&](const FieldDecl *F) {
+    return holdsPointer(Ctx, F->getType());
+  });
+}
+
+/// Whether the fields of \p T, split, would be paired wrongly as \p P says
+/// (as Support/SplitArguments.cpp decides from debug information).
+bool pairedWrongly(const ASTContext &Ctx, QualType T, capsule::Pairing P) {
+  switch (P) {
+  case capsule::Pairing::TangentRule:
+  case capsule::Pairing::ForwardMarker:
+    return true;
+  case capsule::Pairing::GradientRule:
+    return !onlyFloatingPoint(Ctx, T);
+  case capsule::Pairing::ReverseMarker:
+    return holdsPointer(Ctx, T);
+  }
+  return true;
+}
+
 /// Whether the C ABI may pass an argument of type \p T as several: a
-/// struct, union or class, or a complex number, of more than 8 bytes.
+/// struct, union or class, or a complex number, of 9 to 16 bytes (larger
+/// ones go in memory, as one pointer).
 bool splitByABI(const ASTContext &Ctx, QualType T) {
   T = T.getCanonicalType();
-  return (T->isRecordType() || T->isAnyComplexType()) &&
-         Ctx.getTypeSize(T) > 64;
+  if (!T->isRecordType() && !T->isAnyComplexType())
+    return false;
+  uint64_t Bits = Ctx.getTypeSize(T);
+  return Bits > 64 && Bits <= 128;
 }
 
 /// The functions a registration's initializer names, in order.
@@ -65,31 +103,74 @@ class RuleSignatureChecker : public ASTConsumer,
                              public RecursiveASTVisitor<RuleSignatureChecker> {
   ASTContext *Ctx = nullptr;
 
-  void refuse(const VarDecl &Registration, const std::string &Why) {
+  /// An error worded as the pass words it (Support/Diagnostics.h).
+  void report(SourceLocation Where, const llvm::Twine &Text) {
     DiagnosticsEngine &Diags = Ctx->getDiagnostics();
-    unsigned ID = Diags.getCustomDiagID(
-        DiagnosticsEngine::Error, "capsule: invalid custom rule '%0': %1");
-    Diags.Report(Registration.getLocation(), ID)
-        << Registration.getName() << Why;
+    unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0");
+    Diags.Report(Where, ID) << ("capsule: " + Text).str();
+  }
+
+  /// The first parameter of \p F the C ABI splits whose fields \p P would
+  /// pair wrongly, as splitArgument finds it in debug information.
+  std::optional<capsule::SplitArgument> splitParameter(const FunctionDecl &F,
+                                                       capsule::Pairing P) {
+    for (auto [K, Param] : llvm::enumerate(F.parameters())) {
+      QualType T = Param->getType();
+      if (splitByABI(*Ctx, T) && pairedWrongly(*Ctx, T, P))
+        return capsule::SplitArgument{
+            static_cast<unsigned>(K + 1),
+            T.getUnqualifiedType().getAsString(Ctx->getPrintingPolicy())};
+    }
+    return std::nullopt;
   }
 
   void checkRule(const VarDecl &Registration, const FunctionDecl &Rule,
-                 llvm::StringRef What, bool Tangents) {
-    for (auto [K, Param] : llvm::enumerate(Rule.parameters())) {
-      QualType T = Param->getType();
-      if (!splitByABI(*Ctx, T) || (!Tangents && onlyFloatingPoint(*Ctx, T)))
-        continue;
-      return refuse(Registration,
-                    capsule::splitStructArgumentMessage(
-                        What, Rule.getName(), K + 1,
-                        T.getUnqualifiedType().getAsString(), Tangents));
-    }
+                 llvm::StringRef What, capsule::Pairing P) {
+    if (std::optional<capsule::SplitArgument> Split = splitParameter(Rule, P))
+      report(Registration.getLocation(),
+             "invalid custom rule '" + Registration.getName() + "': " +
+                 capsule::splitArgumentMessage(
+                     ("the " + What + " '" + Rule.getName() + "'").str(),
+                     Split->Number, Split->TypeName, P));
   }
 
 public:
   void HandleTranslationUnit(ASTContext &Context) override {
     Ctx = &Context;
     TraverseDecl(Context.getTranslationUnitDecl());
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Marker = Call->getDirectCallee();
+    if (!Marker || !Marker->getIdentifier() || Call->getNumArgs() == 0)
+      return true;
+    llvm::StringRef Name = Marker->getName();
+    bool Forward = Name.starts_with("__enzyme_fwddiff") ||
+                   Name.starts_with("__capsule_fwddiff");
+    bool Reverse = Name.starts_with("__enzyme_autodiff") ||
+                   Name.starts_with("__capsule_autodiff") ||
+                   Name.starts_with("__enzyme_augmentfwd") ||
+                   Name.starts_with("__capsule_augmentfwd") ||
+                   Name.starts_with("__enzyme_reverse") ||
+                   Name.starts_with("__capsule_reverse");
+    if (!Forward && !Reverse)
+      return true;
+    NamedFunctions Named;
+    Named.TraverseStmt(Call->getArg(0));
+    if (Named.Functions.empty())
+      return true;
+    const FunctionDecl &F = *Named.Functions.front();
+    capsule::Pairing P = Forward ? capsule::Pairing::ForwardMarker
+                                 : capsule::Pairing::ReverseMarker;
+    if (std::optional<capsule::SplitArgument> Split = splitParameter(F, P))
+      report(Call->getBeginLoc(),
+             "malformed call: " +
+                 capsule::splitArgumentMessage(
+                     ("'" + F.getName() + "', differentiated in " +
+                      (Forward ? "forward" : "reverse") + " mode,")
+                         .str(),
+                     Split->Number, Split->TypeName, P));
+    return true;
   }
 
   bool VisitVarDecl(VarDecl *V) {
@@ -109,7 +190,8 @@ public:
                 Tangent  ? "tangent rule"
                 : I == 1 ? "augmented forward rule"
                          : "gradient rule",
-                Tangent);
+                Tangent ? capsule::Pairing::TangentRule
+                        : capsule::Pairing::GradientRule);
     return true;
   }
 };

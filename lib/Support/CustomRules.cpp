@@ -7,15 +7,13 @@
 #include "Support/GeneratedCode.h"
 #include "Support/LibraryRules.h"
 #include "Support/LinkTime.h"
-#include "Support/RuleArguments.h"
 #include "Support/SortCalls.h"
+#include "Support/SplitArguments.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/IR/Constants.h"
-#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
@@ -127,70 +125,16 @@ std::string whyNoRule(const Function &Fn) {
   return "";
 }
 
-/// \p T without the typedefs and qualifiers around it.
-const DIType *strippedType(const DIType *T) {
-  while (auto *D = dyn_cast_or_null<DIDerivedType>(T)) {
-    unsigned Tag = D->getTag();
-    if (Tag != dwarf::DW_TAG_typedef && Tag != dwarf::DW_TAG_const_type &&
-        Tag != dwarf::DW_TAG_volatile_type)
-      break;
-    T = D->getBaseType();
-  }
-  return T;
-}
-
-/// Whether every member of \p T, however nested, is floating point.
-bool onlyFloatingPoint(const DIType *T) {
-  T = strippedType(T);
-  if (auto *B = dyn_cast_or_null<DIBasicType>(T))
-    return B->getEncoding() == dwarf::DW_ATE_float ||
-           B->getEncoding() == dwarf::DW_ATE_complex_float;
-  auto *C = dyn_cast_or_null<DICompositeType>(T);
-  if (!C)
-    return false;
-  if (C->getTag() == dwarf::DW_TAG_array_type)
-    return onlyFloatingPoint(C->getBaseType());
-  return all_of(C->getElements(), [](const DINode *N) {
-    auto *Member = dyn_cast<DIDerivedType>(N);
-    return !Member ||
-           (Member->getTag() != dwarf::DW_TAG_member &&
-            Member->getTag() != dwarf::DW_TAG_inheritance) ||
-           Member->isStaticMember() || onlyFloatingPoint(Member->getBaseType());
-  });
-}
-
-/// Whether the C ABI may pass an argument of type \p T as several: a
-/// struct, union or class, or a complex number, of more than 8 bytes.
-bool splitByABI(const DIType *T) {
-  T = strippedType(T);
-  if (auto *B = dyn_cast_or_null<DIBasicType>(T))
-    return B->getEncoding() == dwarf::DW_ATE_complex_float &&
-           B->getSizeInBits() > 64;
-  auto *C = dyn_cast_or_null<DICompositeType>(T);
-  return C && C->getTag() != dwarf::DW_TAG_array_type &&
-         C->getTag() != dwarf::DW_TAG_enumeration_type &&
-         C->getSizeInBits() > 64;
-}
-
 /// Why \p Rule (called \p What) cannot take the struct arguments its
-/// source gives it (RuleArguments.h), or "": only debug information tells.
+/// source gives it (SplitArguments.h), or "": only debug information tells.
 std::string whySplitStructArgument(const Function &Rule, StringRef What,
-                                   bool Tangents) {
-  const DISubprogram *SP = Rule.getSubprogram();
-  if (!SP || !SP->getType())
+                                   Pairing P) {
+  std::optional<SplitArgument> Split = splitArgument(Rule, P);
+  if (!Split)
     return "";
-  DITypeRefArray Types = SP->getType()->getTypeArray();
-  for (unsigned K = 1; K < Types.size(); ++K) {
-    if (!splitByABI(Types[K]) || (!Tangents && onlyFloatingPoint(Types[K])))
-      continue;
-    // The name the source gave it: a typedef's, else the type's own.
-    StringRef Name = Types[K]->getName();
-    if (Name.empty())
-      Name = strippedType(Types[K])->getName();
-    return splitStructArgumentMessage(What, displayName(Rule), K, Name,
-                                      Tangents);
-  }
-  return "";
+  return splitArgumentMessage("the " + What.str() + " '" + displayName(Rule) +
+                                  "'",
+                              Split->Number, Split->TypeName, P);
 }
 
 /// Enzyme's reading of an augmented forward rule's result type \p R for a
@@ -266,7 +210,8 @@ std::string checkGradientRule(const Function &Fn, const Function &Aug,
     return Why;
   for (auto [Rule, What] : {std::pair(&Aug, "augmented forward rule"),
                             std::pair(&Grad, "gradient rule")})
-    if (std::string Why = whySplitStructArgument(*Rule, What, false);
+    if (std::string Why =
+            whySplitStructArgument(*Rule, What, Pairing::GradientRule);
         !Why.empty())
       return Why;
   SmallVector<Type *, 8> Expected = argumentsWithShadows(Fn);
@@ -313,7 +258,8 @@ std::string checkGradientRule(const Function &Fn, const Function &Aug,
 std::string checkTangentRule(const Function &Fn, const Function &Tan) {
   if (std::string Why = whyNoRule(Fn); !Why.empty())
     return Why;
-  if (std::string Why = whySplitStructArgument(Tan, "tangent rule", true);
+  if (std::string Why =
+          whySplitStructArgument(Tan, "tangent rule", Pairing::TangentRule);
       !Why.empty())
     return Why;
   SmallVector<Type *, 8> Expected = argumentsWithTangents(Fn);

@@ -6,6 +6,7 @@
 #include "Support/Diagnostics.h"
 #include "Support/Lanes.h"
 #include "Support/LinkTime.h"
+#include "Support/SplitArguments.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
@@ -747,6 +748,15 @@ std::optional<GradientRequest> RequestParser::parse() {
     return fail("'" + displayName(*Fn) +
                 "' takes a variable number of arguments, which is not "
                 "supported"),
+           std::nullopt;
+  // The call's tangents and shadows follow the arguments as the C ABI
+  // passes them.
+  Pairing P = Forward ? Pairing::ForwardMarker : Pairing::ReverseMarker;
+  if (std::optional<SplitArgument> Split = splitArgument(*Fn, P))
+    return fail(splitArgumentMessage(
+               "'" + displayName(*Fn) + "', differentiated in " +
+                   (Forward ? "forward" : "reverse") + " mode,",
+               Split->Number, Split->TypeName, P)),
            std::nullopt;
   R.Call = &Call;
   R.Sig.Fn = Fn;

@@ -1,9 +1,10 @@
 // Custom rules of functions that take small structs by value, which the C
-// ABI passes as their fields (errors/custom-rules-split-structs.c has the
+// ABI passes as their fields (errors/split-struct-arguments.c has the
 // rules refused for taking such a struct whole): a tangent rule takes the
 // fields as arguments of their own, each followed by its tangent; a
 // gradient rule may take a struct of floating-point numbers whole, and
-// returns the adjoints of its fields. The function's body is opaque
+// returns the adjoints of its fields, and reverse mode's marker takes a
+// struct of floating-point numbers by value. The function's body is opaque
 // (inline assembly), so only the rules give its derivative. Gradients and
 // tangents against central differences, with clang's plugin and debug
 // information (both check the rules' struct arguments) and without either.
@@ -59,8 +60,22 @@ static double f(double *x) {
 }
 CHECK_FD_OF(f)
 
+/* Reverse mode's marker pairs nothing with floating-point arguments: a
+ * struct of them by value gets the adjoints of its fields. */
+static double through_struct(cplx z) {
+  return norm2(z, z.im) + sin(z.re) * z.im;
+}
+cplx __capsule_autodiff_cplx(void *fn, cplx z);
+static double through_struct_fd(double *x, void *ctx) {
+  (void)ctx;
+  return through_struct((cplx){x[0], x[1]});
+}
+
 int main(void) {
   double x[3] = {0.7, -1.3, 0.4};
   CHECK_GRADIENT_AND_TANGENTS(f, x, 3);
+  cplx a = __capsule_autodiff_cplx((void *)through_struct, (cplx){x[0], x[1]});
+  double g[2] = {a.re, a.im};
+  check_grad_fd("struct by value", g, through_struct_fd, 0, x, 2);
   return check_report();
 }
