@@ -1,14 +1,17 @@
 //===- RuleSignatures.cpp - Rules and markers meeting split structs -------===//
 //
 // Refuses, in the source, custom rules that take by value a struct the C
-// ABI passes as several arguments, and forward mode's markers naming a
-// function that does (Support/SplitArguments.h says why a derivative would
-// silently be wrong). The pass sees such arguments only in debug
-// information; this action runs beside clang's own with or without -g. It
-// reads the registrations the pass reads (`__enzyme_register_gradient_NAME`
-// and kin, CAPSULE_GRADIENT and CAPSULE_DERIVATIVE: their functions in
-// order, the function then its rules) and the calls of
-// `__enzyme_fwddiff`/`__capsule_fwddiff` (and the names that start so).
+// ABI passes as several arguments, and derivative markers naming a
+// function that takes one, wherever the struct's fields would be paired
+// with the wrong tangents or shadows (Support/SplitArguments.h says why a
+// derivative would silently be wrong). The pass sees such arguments only in
+// debug information; this action runs beside clang's own with or without
+// -g. It reads the registrations the pass reads
+// (`__enzyme_register_gradient_NAME` and kin, CAPSULE_GRADIENT and
+// CAPSULE_DERIVATIVE: their functions in order, the function then its
+// rules) and the calls of the markers (`__enzyme_fwddiff`,
+// `__enzyme_autodiff`, split mode's, Capsule's names, and the names that
+// start so).
 //===----------------------------------------------------------------------===//
 #include "Support/SplitArguments.h"
 
@@ -212,6 +215,6 @@ protected:
 
 FrontendPluginRegistry::Add<RuleSignaturesAction>
     RuleSignatures("capsule-rule-signatures",
-                   "refuse custom rules taking structs the C ABI splits");
+                   "refuse rules and markers meeting structs the C ABI splits");
 
 } // namespace

@@ -1,14 +1,14 @@
 //===- SplitArguments.h - Struct arguments the C ABI splits -----*- C++ -*-===//
 //
-// Custom rules' arguments and forward mode's marker arguments are paired
-// one by one with their tangents (or a gradient rule's with their shadows,
-// where not floating point). The C ABI passes a struct of 9 to 16 bytes, or
-// a `double complex`, as two arguments, so a tangent rule taking one whole,
-// or __enzyme_fwddiff of a function taking one, would read its second field
-// as the first one's tangent: a silently wrong derivative. Two places
-// refuse them with the same words: the pass, from debug information
-// (Support/CustomRules.cpp, Support/MarkerCalls.cpp), and clang's plugin,
-// from the source (clang-plugin/RuleSignatures.cpp), which needs no -g.
+// Custom rules' arguments and markers' arguments are paired one by one
+// with their tangents or shadows (Pairing below says which). The C ABI
+// passes a struct of 9 to 16 bytes, or a `double complex`, as two
+// arguments, so a tangent rule taking one whole, or __enzyme_fwddiff of a
+// function taking one, would read its second field as the first one's
+// tangent: a silently wrong derivative. Two places refuse them with the
+// same words: the pass, from debug information (Support/CustomRules.cpp,
+// Support/MarkerCalls.cpp), and clang's plugin, from the source
+// (clang-plugin/RuleSignatures.cpp), which needs no -g.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_SPLITARGUMENTS_H
 #define CAPSULE_SPLITARGUMENTS_H
