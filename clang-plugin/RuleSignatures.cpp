@@ -25,43 +25,37 @@ using namespace clang;
 
 namespace {
 
-/// Whether every member of \p T, however nested, is floating point.
-bool onlyFloatingPoint(const ASTContext &Ctx, QualType T) {
+/// Whether \p Leaf holds for every scalar in \p T, through arrays, base
+/// classes and fields, however nested.
+bool everyLeaf(const ASTContext &Ctx, QualType T,
+               llvm::function_ref<bool(QualType)> Leaf) {
   T = T.getCanonicalType();
-  if (T->isRealFloatingType())
-    return true;
-  if (const auto *Complex = T->getAs<ComplexType>())
-    return Complex->getElementType()->isRealFloatingType();
   if (const ConstantArrayType *Array = Ctx.getAsConstantArrayType(T))
-    return onlyFloatingPoint(Ctx, Array->getElementType());
+    return everyLeaf(Ctx, Array->getElementType(), Leaf);
   const RecordDecl *Record = T->getAsRecordDecl();
   if (!Record)
-    return false;
+    return Leaf(T);
   if (const auto *Class = dyn_cast<CXXRecordDecl>(Record))
     for (const CXXBaseSpecifier &Base : Class->bases())
-      if (!onlyFloatingPoint(Ctx, Base.getType()))
+      if (!everyLeaf(Ctx, Base.getType(), Leaf))
         return false;
   return llvm::all_of(Record->fields(), [&](const FieldDecl *F) {
-    return onlyFloatingPoint(Ctx, F->getType());
+    return everyLeaf(Ctx, F->getType(), Leaf);
   });
 }
 
-/// Whether \p T holds a pointer, however nested.
+bool onlyFloatingPoint(const ASTContext &Ctx, QualType T) {
+  return everyLeaf(Ctx, T, [](QualType Leaf) {
+    if (const auto *Complex = Leaf->getAs<ComplexType>())
+      Leaf = Complex->getElementType();
+    return Leaf->isRealFloatingType();
+  });
+}
+
 bool holdsPointer(const ASTContext &Ctx, QualType T) {
-  T = T.getCanonicalType();
-  if (T->isPointerType() || T->isReferenceType() || T->isMemberPointerType())
-    return true;
-  if (const ConstantArrayType *Array = Ctx.getAsConstantArrayType(T))
-    return holdsPointer(Ctx, Array->getElementType());
-  const RecordDecl *Record = T->getAsRecordDecl();
-  if (!Record)
-    return false;
-  if (const auto *Class = dyn_cast<CXXRecordDecl>(Record))
-    for (const CXXBaseSpecifier &Base : Class->bases())
-      if (holdsPointer(Ctx, Base.getType()))
-        return true;
-  return llvm::any_of(Record->fields(), [&](const FieldDecl *F) {
-    return holdsPointer(Ctx, F->getType());
+  return !everyLeaf(Ctx, T, [](QualType Leaf) {
+    return !Leaf->isPointerType() && !Leaf->isReferenceType() &&
+           !Leaf->isMemberPointerType();
   });
 }
 

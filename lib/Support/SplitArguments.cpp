@@ -23,45 +23,39 @@ const DIType *strippedType(const DIType *T) {
   return T;
 }
 
-/// Whether every member of \p T, however nested, is floating point.
-bool onlyFloatingPoint(const DIType *T) {
+/// Whether \p Leaf holds for every scalar in \p T, through arrays, base
+/// classes and members, however nested (static members aside).
+bool everyLeaf(const DIType *T, function_ref<bool(const DIType *)> Leaf) {
   T = strippedType(T);
-  if (auto *B = dyn_cast_or_null<DIBasicType>(T))
-    return B->getEncoding() == dwarf::DW_ATE_float ||
-           B->getEncoding() == dwarf::DW_ATE_complex_float;
   auto *C = dyn_cast_or_null<DICompositeType>(T);
-  if (!C)
-    return false;
+  if (!C || C->getTag() == dwarf::DW_TAG_enumeration_type)
+    return Leaf(T);
   if (C->getTag() == dwarf::DW_TAG_array_type)
-    return onlyFloatingPoint(C->getBaseType());
-  return all_of(C->getElements(), [](const DINode *N) {
+    return everyLeaf(C->getBaseType(), Leaf);
+  return all_of(C->getElements(), [&](const DINode *N) {
     auto *Member = dyn_cast<DIDerivedType>(N);
     return !Member ||
            (Member->getTag() != dwarf::DW_TAG_member &&
             Member->getTag() != dwarf::DW_TAG_inheritance) ||
-           Member->isStaticMember() || onlyFloatingPoint(Member->getBaseType());
+           Member->isStaticMember() || everyLeaf(Member->getBaseType(), Leaf);
   });
 }
 
-/// Whether \p T holds a pointer, however nested.
+bool onlyFloatingPoint(const DIType *T) {
+  return everyLeaf(T, [](const DIType *Leaf) {
+    auto *B = dyn_cast_or_null<DIBasicType>(Leaf);
+    return B && (B->getEncoding() == dwarf::DW_ATE_float ||
+                 B->getEncoding() == dwarf::DW_ATE_complex_float);
+  });
+}
+
 bool holdsPointer(const DIType *T) {
-  T = strippedType(T);
-  if (auto *D = dyn_cast_or_null<DIDerivedType>(T))
-    return D->getTag() == dwarf::DW_TAG_pointer_type ||
-           D->getTag() == dwarf::DW_TAG_reference_type ||
-           D->getTag() == dwarf::DW_TAG_rvalue_reference_type ||
-           D->getTag() == dwarf::DW_TAG_ptr_to_member_type ||
-           ((D->getTag() == dwarf::DW_TAG_member ||
-             D->getTag() == dwarf::DW_TAG_inheritance) &&
-            !D->isStaticMember() && holdsPointer(D->getBaseType()));
-  auto *C = dyn_cast_or_null<DICompositeType>(T);
-  if (!C)
-    return false;
-  if (C->getTag() == dwarf::DW_TAG_array_type)
-    return holdsPointer(C->getBaseType());
-  return any_of(C->getElements(), [](const DINode *N) {
-    auto *Member = dyn_cast<DIDerivedType>(N);
-    return Member && holdsPointer(Member);
+  return !everyLeaf(T, [](const DIType *Leaf) {
+    unsigned Tag = Leaf ? Leaf->getTag() : 0;
+    return Tag != dwarf::DW_TAG_pointer_type &&
+           Tag != dwarf::DW_TAG_reference_type &&
+           Tag != dwarf::DW_TAG_rvalue_reference_type &&
+           Tag != dwarf::DW_TAG_ptr_to_member_type;
   });
 }
 

@@ -41,6 +41,18 @@ void total_grad(view v, double d) {}
 void *__enzyme_register_gradient_total[3] = {(void *)total, (void *)total_aug,
                                              (void *)total_grad};
 
+/* An enumeration is an integer, which has a shadow there. */
+typedef struct {
+  double value;
+  enum { EXACT, ROUNDED } how;
+} tagged;
+double untag(double value, int how);
+double untag_aug(tagged t) { return t.value; }
+double untag_grad(tagged t, double d) { return d; }
+// CHECK-DAG: split-struct-arguments.c:[[@LINE+1]]{{.*}}: invalid custom rule '__enzyme_register_gradient_untag': the augmented forward rule 'untag_aug' takes argument 1 ('tagged') by value, which the C ABI passes as several arguments that Capsule cannot pair with their shadows
+void *__enzyme_register_gradient_untag[3] = {(void *)untag, (void *)untag_aug,
+                                             (void *)untag_grad};
+
 /* A complex number of doubles is two arguments too. */
 double modulus2(double re, double im);
 dual modulus2_tangent(_Complex double z, _Complex double dz) {
