@@ -1,16 +1,21 @@
 //===- MarkerCalls.cpp - The __capsule_autodiff call-site API -------------===//
 #include "Support/MarkerCalls.h"
 
+#include "Analysis/CallClassifier.h"
 #include "Analysis/MemoryKinds.h"
 #include "Reverse/Differentiator.h"
+#include "Support/CustomRules.h"
 #include "Support/Diagnostics.h"
 #include "Support/Lanes.h"
 #include "Support/LinkTime.h"
 #include "Support/SplitArguments.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -117,6 +122,66 @@ std::optional<MarkerKind> markerCallKind(const CallBase &Call) {
   auto *Callee =
       dyn_cast<Function>(Call.getCalledOperand()->stripPointerCasts());
   return Callee ? markerKind(*Callee) : std::nullopt;
+}
+
+/// Whether a derivative of a call of \p Fn, which has no body, is known in
+/// the mode asked for: \p Fn is a libm function (or is like one), is
+/// inactive, or has the user's or the runtime's rules (BLAS).
+static bool derivativeKnownWithoutBody(Function &Fn, bool Forward) {
+  switch (classifyFunction(Fn).Kind) {
+  case CalleeKind::Math:
+  case CalleeKind::NoDerivative:
+    return true;
+  case CalleeKind::Module:
+    return Forward ? tangentRule(Fn) != nullptr : gradientRule(Fn).has_value();
+  default:
+    return false;
+  }
+}
+
+/// Gives \p Body, generated for \p Call, a subprogram at \p Call's line,
+/// and its instructions that location, so that what is reported in it
+/// points at the call.
+static void locateAtCall(Function &Body, const CallBase &Call) {
+  DISubprogram *Caller = Call.getFunction()->getSubprogram();
+  const DebugLoc &Loc = Call.getDebugLoc();
+  if (!Caller || !Loc)
+    return;
+  DIBuilder DIB(*Body.getParent(), /*AllowUnresolved=*/false,
+                Caller->getUnit());
+  DISubprogram *SP = DIB.createFunction(
+      Caller->getFile(), Body.getName(), Body.getName(), Caller->getFile(),
+      Loc.getLine(), DIB.createSubroutineType(DIB.getOrCreateTypeArray({})),
+      Loc.getLine(), DINode::FlagArtificial, DISubprogram::SPFlagDefinition);
+  Body.setSubprogram(SP);
+  for (Instruction &I : instructions(Body))
+    I.setDebugLoc(DILocation::get(Body.getContext(), Loc.getLine(),
+                                  Loc->getColumn(), SP));
+  DIB.finalizeSubprogram(SP);
+}
+
+/// A function that only calls \p Fn, declared only: what the marker \p Call
+/// naming \p Fn differentiates, so that \p Fn's derivative is that of a
+/// call, as Enzyme's is. Its name ends in ".capsule.call", which messages
+/// leave out; one per marker call, so that they point at it.
+static Function &bodyCalling(Function &Fn, const CallBase &Marker) {
+  Function *Body =
+      Function::Create(Fn.getFunctionType(), GlobalValue::InternalLinkage,
+                       Fn.getName() + ".capsule.call", *Fn.getParent());
+  Body->setCallingConv(Fn.getCallingConv());
+  Body->setAttributes(Fn.getAttributes());
+  IRBuilder<> B(BasicBlock::Create(Fn.getContext(), "entry", Body));
+  CallInst *Call = B.CreateCall(
+      &Fn, to_vector(map_range(Body->args(),
+                               [](Argument &A) -> Value * { return &A; })));
+  Call->setCallingConv(Fn.getCallingConv());
+  Call->setAttributes(Fn.getAttributes());
+  if (Body->getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+  locateAtCall(*Body, Marker);
+  return *Body;
 }
 
 namespace {
@@ -738,10 +803,12 @@ std::optional<GradientRequest> RequestParser::parse() {
     return fail("the first argument must be the function to differentiate, "
                 "e.g. (void *)f"),
            std::nullopt;
-  if (Fn->isDeclaration())
+  if (Fn->isDeclaration() && !derivativeKnownWithoutBody(*Fn, Forward))
     return fail("'" + displayName(*Fn) +
-                "' has no body in this translation unit; only functions "
-                "defined here can be differentiated" +
+                "' has no body in this translation unit and no " +
+                (Forward ? "tangent" : "gradient") +
+                " rule; only functions defined here, libm's and those with "
+                "rules can be differentiated" +
                 linkTimeAdvice(*Call.getModule())),
            std::nullopt;
   if (Fn->isVarArg())
@@ -759,7 +826,7 @@ std::optional<GradientRequest> RequestParser::parse() {
                Split->Number, Split->TypeName, P)),
            std::nullopt;
   R.Call = &Call;
-  R.Sig.Fn = Fn;
+  R.Sig.Fn = Fn->isDeclaration() ? &bodyCalling(*Fn, Call) : Fn;
   R.Sig.TopLevel = true;
   R.Sig.StableArgs = ~uint64_t(0);
   if (!parseWidth())

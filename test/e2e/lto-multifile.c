@@ -33,7 +33,7 @@
 // RUN: %clang -O2 -g -flto=thin %capsule_cflags -DWEAK_MODEL -c %S/Inputs/lto/model.c -o %t/weak-model.o
 // RUN: not %clang -O2 -flto=thin %t/weak-main.o %t/weak-model.o %t/rulesthin2.o %t/libutilthin2.a \
 // RUN:   $(%capsule_config --lto-ldflags --ldflags) -o %t/weak 2>&1 | FileCheck %s --check-prefix=WEAK
-// WEAK: error: {{.*}}'model_weak' has no body in this translation unit; only functions defined here can be differentiated; with ThinLTO, a function another file defines is differentiated where the link imports it, which it did not here: link with $(capsule-config --lto-ldflags), which lets it import what derivatives need, or with full LTO (-flto=full)
+// WEAK: error: {{.*}}'model_weak' has no body in this translation unit and no gradient rule; only functions defined here, libm's and those with rules can be differentiated; with ThinLTO, a function another file defines is differentiated where the link imports it, which it did not here: link with $(capsule-config --lto-ldflags), which lets it import what derivatives need, or with full LTO (-flto=full)
 #include <capsule/capsule.h>
 #include <math.h>
 #include "check.h"
@@ -69,7 +69,7 @@ static double run_steps_fd(double *x, void *ctx) {
 int main(void) {
   double x[N] = {0.3, -0.5, 0.8, 0.1};
   double g[N] = {0}, gc[N] = {0};
-  // NOLTO: lto-multifile.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: malformed call: 'model' has no body in this translation unit; only functions defined here can be differentiated; for a function defined in another file, compile every file with -flto and link with $(capsule-config --lto-ldflags)
+  // NOLTO: lto-multifile.c:[[@LINE+1]]:{{[0-9]+}}: error: capsule: malformed call: 'model' has no body in this translation unit and no gradient rule; only functions defined here, libm's and those with rules can be differentiated; for a function defined in another file, compile every file with -flto and link with $(capsule-config --lto-ldflags)
   __capsule_autodiff((void *)model, x, g, N);
   check_grad_fd("gradient across files", g, model_fd, NULL, x, N);
   /* run_steps overwrites its state: it gets copies. */
