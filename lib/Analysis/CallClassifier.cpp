@@ -278,20 +278,42 @@ static std::optional<CalleeKind> allocationFunction(StringRef Name) {
       .Default(std::nullopt);
 }
 
+/// Members of the standard exception classes (their constructors,
+/// destructors and what()), which derived classes' call: a function that
+/// calls a virtual destructor or a shared_ptr's deleter may reach any such
+/// destructor the file defines.
+static bool isCxxExceptionMember(StringRef Name) {
+  Name.consume_front("_ZNK") || Name.consume_front("_ZN");
+  return Name.consume_front("St") &&
+         any_of(
+             ArrayRef<StringRef>{
+                 "9exception", "13bad_exception", "9bad_alloc",
+                 "20bad_array_new_length", "8bad_cast", "10bad_typeid",
+                 "13runtime_error", "11logic_error", "12out_of_range",
+                 "16invalid_argument", "12length_error", "12domain_error",
+                 "11range_error", "14overflow_error", "15underflow_error"},
+             [&](StringRef Class) { return Name.starts_with(Class); });
+}
+
+bool isCharacterStringMember(StringRef Name) {
+  return Name.starts_with("_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcE") ||
+         Name.starts_with("_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcE") ||
+         Name.starts_with("_ZNSt11char_traitsIcE");
+}
+
 /// Members of libstdc++ that touch no floating-point data the program
 /// differentiates: writing to an output stream (std::cout << x prints x),
-/// char strings and their allocator, the hash tables' rehash policy
-/// (integers), the guards of function-local statics and the registration
-/// of their destructors, and the object a throw carries (a throw abandons
-/// the gradient, so nothing derives from it).
+/// char strings and their allocator, the standard exception classes, the
+/// hash tables' rehash policy (integers), the guards of function-local
+/// statics and the registration of their destructors, and the object a
+/// throw carries (a throw abandons the gradient, so nothing derives from
+/// it).
 static bool isCxxLibraryWithoutFloatingPoint(StringRef Name) {
   return Name.starts_with("_ZNSo") ||                  // std::ostream::
          Name.starts_with("_ZSt16__ostream_insert") || // << of a C string
          Name.starts_with("_ZStlsISt11char_traitsIcEE") ||
-         Name.starts_with("_ZNSt8ios_base") ||
-         Name.starts_with("_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcE") ||
-         Name.starts_with("_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcE") ||
-         Name.starts_with("_ZNSaIcE") ||
+         Name.starts_with("_ZNSt8ios_base") || isCharacterStringMember(Name) ||
+         Name.starts_with("_ZNSaIcE") || isCxxExceptionMember(Name) ||
          Name.starts_with("_ZNKSt8__detail20_Prime_rehash_policy") ||
          Name.starts_with("__cxa_guard_") || Name == "__cxa_atexit" ||
          Name == "__cxa_thread_atexit" || Name == "__cxa_allocate_exception";
@@ -310,8 +332,10 @@ static bool hasNoDerivative(StringRef Name) {
   return StringSwitch<bool>(Name)
       .Cases("printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs", true)
       .Cases("putchar", "fputc", "putc", "fwrite", "fflush", "perror", true)
+      // bcmp: memcmp whose result is only compared with 0, as LLVM
+      // rewrites it.
       .Cases("sprintf", "snprintf", "strlen", "strcmp", "strncmp", "memcmp",
-             true)
+             "bcmp", true)
       .Cases("exit", "abort", "_exit", "__assert_fail", true)
       // Opening and positioning streams (reading them is in
       // Support/LibraryOutputs.h).

@@ -634,6 +634,10 @@ void recordCopiedKindOf(Instruction &Copy, const CallBase &Source) {
 ElementKind copiedElementKind(const CallBase &Call) {
   if (std::optional<ElementKind> K = recordedCopiedKind(Call))
     return *K;
+  // A char string's member copies characters (OutOfLineLibraryCalls.h
+  // keeps it a function of its own).
+  if (isCharacterStringMember(originalFunction(Call.getFunction())->getName()))
+    return ElementKind::Integer;
   // Fewer than 4 bytes cannot hold a float (an empty C++ object, a bool).
   if (auto *Size = dyn_cast<ConstantInt>(Call.getArgOperand(2)))
     if (isa<AnyMemTransferInst>(Call) && Size->getZExtValue() < 4)

@@ -21,6 +21,7 @@
 #include "Support/MarkerOperands.h"
 #include "Support/MixedCopies.h"
 #include "Support/NestingOrder.h"
+#include "Support/OutOfLineLibraryCalls.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -45,14 +46,19 @@ PreservedAnalyses ProtectMarkersPass::run(Module &M, ModuleAnalysisManager &) {
     }
   // Two marker calls in two branches must not be merged into one call
   // through a phi of function pointers.
+  bool HasMarkerCalls = false;
   for (Function &F : M)
     if (markerKind(F) || runMarkerKind(F))
       for (User *U : F.users())
-        if (auto *Call = dyn_cast<CallBase>(U))
+        if (auto *Call = dyn_cast<CallBase>(U)) {
+          HasMarkerCalls = true;
           if (!Call->hasFnAttr(Attribute::NoMerge)) {
             Call->addFnAttr(Attribute::NoMerge);
             Changed = true;
           }
+        }
+  if (HasMarkerCalls)
+    Changed |= keepLibraryCallsOutOfLine(M);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

@@ -4,6 +4,11 @@
 // RUN: %clangxx -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2 > %t2.out
 // RUN: %clangxx -O3 -g %capsule_cflags %s -o %t3 %capsule_ldflags && %t3 > %t3.out
 // RUN: %check_checkpointed %clangxx %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
+// C++20, where the string's members are the program's (libstdc++ uses its
+// explicit instantiations only up to C++17): their copies of characters,
+// at -O0, and not inlined into f, at -O2.
+// RUN: %clangxx -std=c++20 -O0 -g %capsule_cflags %s -o %t20.0 %capsule_ldflags && %t20.0 > %t20.0.out
+// RUN: %clangxx -std=c++20 -O2 %capsule_cflags %s -o %t20.2 %capsule_ldflags && %t20.2 > %t20.2.out
 #include <capsule/capsule.h>
 #include <cmath>
 #include <iostream>

@@ -1,8 +1,12 @@
 // std::shared_ptr and std::weak_ptr owning active data: make_shared puts
 // the reference counts in the block with the doubles, and copies, resets
 // and weak_ptr::lock update them atomically (integer atomic updates, which
-// move no floating-point data). Reverse and forward mode, plain and
-// checkpointed, with and without threads linked.
+// move no floating-point data). A class of the program's derived from a
+// standard exception, thrown where the result is not finite: its
+// destructor, which a deleter called through a pointer could reach, calls
+// the library's (declared only, it touches no floating-point data; was
+// refused as a call without a derivative). Reverse and forward mode, plain
+// and checkpointed, with and without threads linked.
 // RUN: %clangxx -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clangxx -O2 -g -pthread %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
 // RUN: %check_checkpointed %clangxx %s %t.ck0 -O0 -g %capsule_cflags -- %capsule_ldflags
@@ -10,12 +14,18 @@
 #include <capsule/capsule.h>
 #include <cmath>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "include/check.h"
 
 struct Layer {
   double w, b;
+};
+
+struct NotFinite : std::runtime_error {
+  explicit NotFinite(const std::string &what) : std::runtime_error(what) {}
 };
 
 static const int N = 5;
@@ -39,6 +49,8 @@ static double f(const double *x) {
   std::shared_ptr<double> owned(new double(x[1] * 3));
   std::shared_ptr<double> shared = owned;
   owned.reset();
+  if (!std::isfinite(s))
+    throw NotFinite("the layers' sum is not finite");
   return s * first->w + *shared * x[3];
 }
 

@@ -1,4 +1,4 @@
-// memcpy (input to scratch; struct assignment), overlapping memmove in both directions, memset zeroing part of a buffer.
+// memcpy (input to scratch; struct assignment), overlapping memmove in both directions, memset zeroing part of a buffer, memcmp of active data compared with 0 (which LLVM makes a call of bcmp at -O2; was refused as a call without a derivative).
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
 // RUN: %clang -O3 -g %capsule_cflags %s -o %t3 %capsule_ldflags -lm && %t3
@@ -27,6 +27,8 @@ double f(const double *x, int n) {
   double s = 0.0;
   for (int i = 0; i < 8; i++)
     s += a.v[i] * a.v[i] * (i + 1) + sin(buf[i]) + b.v[i] * x[0];
+  if (memcmp(&a, &b, sizeof a) == 0) /* equal: both copies of buf */
+    s *= 1.5;
   return s;
 }
 
