@@ -336,6 +336,9 @@ static bool hasNoDerivative(StringRef Name) {
       // rewrites it.
       .Cases("sprintf", "snprintf", "strlen", "strcmp", "strncmp", "memcmp",
              "bcmp", true)
+      // std::hash of a string's bytes (unordered containers keyed by
+      // strings).
+      .Cases("_ZSt11_Hash_bytesPKvmm", "_ZSt15_Fnv_hash_bytesPKvmm", true)
       .Cases("exit", "abort", "_exit", "__assert_fail", true)
       // Opening and positioning streams (reading them is in
       // Support/LibraryOutputs.h).
@@ -366,6 +369,21 @@ static bool hasNoDerivative(StringRef Name) {
       .Case("capsule_checkpoint_iteration", true)
       .Cases("__cxa_throw", "__cxa_allocate_exception", "__cxa_begin_catch",
              "__cxa_end_catch", "__cxa_rethrow", "_ZSt9terminatev", true)
+      .Default(false);
+}
+
+bool repeatsWithoutEffect(StringRef Name) {
+  // The allocator of char strings, built and destroyed around each string
+  // built from a literal, holds nothing.
+  if (Name.starts_with("_ZNSaIcEC") || Name.starts_with("_ZNSaIcED"))
+    return true;
+  // An exception object's members touch the object, which a throw
+  // abandons (as __cxa_allocate_exception's).
+  if (isCxxExceptionMember(Name))
+    return true;
+  return StringSwitch<bool>(Name)
+      .Cases("strlen", "strcmp", "strncmp", "memcmp", "bcmp", true)
+      .Cases("_ZSt11_Hash_bytesPKvmm", "_ZSt15_Fnv_hash_bytesPKvmm", true)
       .Default(false);
 }
 

@@ -151,6 +151,12 @@ bool returnsMemoryWithoutDerivatives(const llvm::CallBase &Call);
 /// its untyped copies are of integers (MemoryKinds.h).
 bool isCharacterStringMember(llvm::StringRef Name);
 
+/// Whether a call of the library function \p Name, run again when a capsule
+/// is resumed, changes nothing the program sees: it only reads memory
+/// (which clang does not declare at -O0: strlen, memcmp, std::hash of a
+/// string's bytes) or touches only an object nothing keeps.
+bool repeatsWithoutEffect(llvm::StringRef Name);
+
 /// What a direct call of \p F means.
 CalleeInfo classifyFunction(llvm::Function &F);
 

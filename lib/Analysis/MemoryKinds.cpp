@@ -6,6 +6,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
@@ -177,9 +178,12 @@ void addDirectUses(Evidence &E, const Value *Ptr) {
         Work.push_back(U); // the block it becomes holds the same data
       }
     }
+    // A null or undefined incoming pointer is no memory: its users are
+    // every null pointer of the module (other functions' empty vectors).
     if (auto *Phi = dyn_cast<PHINode>(P))
       for (const Value *In : Phi->incoming_values())
-        if (In->getType()->isPointerTy() && Seen.insert(In).second)
+        if (In->getType()->isPointerTy() &&
+            !isa<ConstantPointerNull, UndefValue>(In) && Seen.insert(In).second)
           Work.push_back(In);
     // A reallocated block holds the data of the block it was.
     if (auto *Call = dyn_cast<CallBase>(P);
@@ -335,6 +339,42 @@ void addSlotAccesses(Evidence &E, const Value *Ptr) {
     }
 }
 
+/// The TBAA tag of a struct's field that \p Ptr is loaded from or stored
+/// to, if it has one (a field of a named type: !{struct, access, offset}).
+const MDNode *fieldTagOf(const Value *Ptr) {
+  auto FieldTag = [](const Instruction &I) -> const MDNode * {
+    const MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
+    return Tag && Tag->getNumOperands() >= 3 &&
+                   Tag->getOperand(0) != Tag->getOperand(1)
+               ? Tag
+               : nullptr;
+  };
+  if (auto *Load = dyn_cast<LoadInst>(Ptr))
+    if (const MDNode *Tag = FieldTag(*Load))
+      return Tag;
+  for (const User *U : Ptr->users())
+    if (auto *Store = dyn_cast<StoreInst>(U);
+        Store && Store->getValueOperand() == Ptr)
+      if (const MDNode *Tag = FieldTag(*Store))
+        return Tag;
+  return nullptr;
+}
+
+/// A pointer kept in a field of a struct (a container's buffer, copied by
+/// its copy constructor): what the module accesses through the pointers it
+/// loads from that field of that struct, wherever (TBAA names the field).
+void addSameFieldUses(Evidence &E, const Value *Ptr) {
+  const MDNode *Tag = fieldTagOf(Ptr);
+  auto *I = dyn_cast<Instruction>(Ptr);
+  if (!Tag || !I)
+    return;
+  for (const Function &F : *I->getModule())
+    for (const Instruction &J : instructions(F))
+      if (isa<LoadInst>(J) && J.getType()->isPointerTy() &&
+          J.getMetadata(LLVMContext::MD_tbaa) == Tag)
+        addDirectUses(E, &J);
+}
+
 void addPointer(Evidence &E, const Value *Ptr, unsigned Depth) {
   if (auto *GEP = dyn_cast<GEPOperator>(Ptr))
     E.addType(GEP->getResultElementType());
@@ -353,6 +393,8 @@ void addPointer(Evidence &E, const Value *Ptr, unsigned Depth) {
     addUses(E, Base);
   if (auto *Load = dyn_cast<LoadInst>(Base); Load && !E.any())
     addStoredPointers(E, *Load, Depth);
+  if (!E.any())
+    addSameFieldUses(E, Base);
   // A helper copying through its parameters (`*d = *s`) says nothing about
   // the type; its callers' arguments do. Two levels of callers at most.
   auto *Param = dyn_cast<Argument>(Base);

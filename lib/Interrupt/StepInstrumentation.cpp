@@ -380,9 +380,10 @@ bool Instrumenter::checkCall(CallBase &Call) {
   if (Call.onlyReadsMemory() || Call.doesNotReturn() ||
       isa<IntrinsicInst>(Call) || allocationKind(Call) || isReplayedCall(Call))
     return true;
-  if (Callee && (Callee->getName().starts_with("__capsule_") ||
-                 !journaledLibraryOutputs(Callee->getName()).empty() ||
-                 isLibraryRoutine(*Callee)))
+  if (Callee &&
+      (Callee->getName().starts_with("__capsule_") ||
+       !journaledLibraryOutputs(Callee->getName()).empty() ||
+       isLibraryRoutine(*Callee) || repeatsWithoutEffect(Callee->getName())))
     return true;
   // libomp's loop bounds, thread numbers and synchronisation inside a
   // parallel region write only the thread's own stack slots.
