@@ -12,12 +12,14 @@ namespace capsule {
 bool keepLibraryCallsOutOfLine(Module &M) {
   bool Changed = false;
   for (Function &F : M) {
-    // A body only for inlining (an extern template's member, whose
-    // symbol the library may not export) stays one.
-    if (F.isDeclaration() || F.hasAvailableExternallyLinkage() ||
-        F.hasFnAttribute(Attribute::NoInline) ||
+    if (F.isDeclaration() || F.hasFnAttribute(Attribute::NoInline) ||
         !isCharacterStringMember(F.getName()))
       continue;
+    // A body given only for inlining (a member of C++17's explicit
+    // instantiation) becomes one of the file's, as C++20 has it: the
+    // library may not export the symbol a call would need.
+    if (F.hasAvailableExternallyLinkage())
+      F.setLinkage(GlobalValue::LinkOnceODRLinkage);
     F.removeFnAttr(Attribute::AlwaysInline);
     F.addFnAttr(Attribute::NoInline);
     Changed = true;

@@ -2,11 +2,12 @@
 //
 // libstdc++'s char strings copy their characters with untyped memcpys,
 // which Capsule tells from copies of numbers by the member they are in
-// (MemoryKinds.h). Compiled as C++17 the members mostly are calls into the
-// shared library (its explicit instantiations); compiled as C++20 their
-// bodies are the program's, and the optimizer would inline them into the
-// functions Capsule differentiates, where nothing tells what such a copy
-// moves. In a file that differentiates, they are kept out of line.
+// (MemoryKinds.h). Compiled as C++17 the members are calls into the shared
+// library (its explicit instantiations) or bodies given only for inlining;
+// compiled as C++20 their bodies are the program's. Inlined into the
+// functions Capsule differentiates, nothing tells what their copies move.
+// In a file that differentiates, they are the file's own and kept out of
+// line.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_OUTOFLINELIBRARYCALLS_H
 #define CAPSULE_OUTOFLINELIBRARYCALLS_H
