@@ -145,6 +145,7 @@ llvm::CallBase *siblingMathCall(llvm::CallBase &Call, MathOp Op,
 /// data that is never floating point (a std::string's characters, an output
 /// stream).
 bool returnsMemoryWithoutDerivatives(const llvm::CallBase &Call);
+
 /// Whether \p Name is a member of libstdc++'s char strings or their
 /// character traits, whose copies move characters only. Declared only, a
 /// call of one carries no derivative; defined, it is differentiated, and
