@@ -319,10 +319,24 @@ static bool isCxxLibraryWithoutFloatingPoint(StringRef Name) {
          Name == "__cxa_thread_atexit" || Name == "__cxa_allocate_exception";
 }
 
+/// C library functions and libstdc++'s hash that read bytes and return an
+/// integer, writing nothing (clang does not declare them so at -O0): bcmp is
+/// memcmp whose result is only compared with 0, as LLVM rewrites it;
+/// std::hash of a string's bytes serves unordered containers keyed by
+/// strings.
+static bool onlyReadsBytes(StringRef Name) {
+  return StringSwitch<bool>(Name)
+      .Cases("strlen", "strcmp", "strncmp", "memcmp", "bcmp", true)
+      .Cases("_ZSt11_Hash_bytesPKvmm", "_ZSt15_Fnv_hash_bytesPKvmm", true)
+      .Default(false);
+}
+
 /// External functions whose effects never carry derivatives: output,
 /// streams, string inspection, termination and C++ exception machinery.
 static bool hasNoDerivative(StringRef Name) {
   if (Name.starts_with("_ZSt") && Name.contains("__throw_"))
+    return true;
+  if (onlyReadsBytes(Name))
     return true;
   if (isCxxLibraryWithoutFloatingPoint(Name))
     return true;
@@ -332,13 +346,7 @@ static bool hasNoDerivative(StringRef Name) {
   return StringSwitch<bool>(Name)
       .Cases("printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs", true)
       .Cases("putchar", "fputc", "putc", "fwrite", "fflush", "perror", true)
-      // bcmp: memcmp whose result is only compared with 0, as LLVM
-      // rewrites it.
-      .Cases("sprintf", "snprintf", "strlen", "strcmp", "strncmp", "memcmp",
-             "bcmp", true)
-      // std::hash of a string's bytes (unordered containers keyed by
-      // strings).
-      .Cases("_ZSt11_Hash_bytesPKvmm", "_ZSt15_Fnv_hash_bytesPKvmm", true)
+      .Cases("sprintf", "snprintf", true)
       .Cases("exit", "abort", "_exit", "__assert_fail", true)
       // Opening and positioning streams (reading them is in
       // Support/LibraryOutputs.h).
@@ -381,10 +389,7 @@ bool repeatsWithoutEffect(StringRef Name) {
   // abandons (as __cxa_allocate_exception's).
   if (isCxxExceptionMember(Name))
     return true;
-  return StringSwitch<bool>(Name)
-      .Cases("strlen", "strcmp", "strncmp", "memcmp", "bcmp", true)
-      .Cases("_ZSt11_Hash_bytesPKvmm", "_ZSt15_Fnv_hash_bytesPKvmm", true)
-      .Default(false);
+  return onlyReadsBytes(Name);
 }
 
 bool returnsMemoryWithoutDerivatives(const CallBase &Call) {

@@ -231,19 +231,11 @@ bool InterruptibleBuilder::giveRuleClones() {
 /// gradient of a function with a gradient rule of the user's, whose call
 /// then runs the rule as rule code, as a call inside the root would.
 static Function *callerOf(Function &F) {
-  Function *Caller =
-      Function::Create(F.getFunctionType(), GlobalValue::InternalLinkage,
-                       F.getName() + ".capsule.prep", F.getParent());
+  CallInst &Call = forwardingCall(F, F.getName() + ".capsule.prep");
+  Function *Caller = Call.getFunction();
   Caller->addFnAttr(OriginalFunctionAttr, F.getName());
-  IRBuilder<> B(BasicBlock::Create(F.getContext(), "entry", Caller));
-  SmallVector<Value *, 8> Args(make_pointer_range(Caller->args()));
-  CallInst *Call = B.CreateCall(&F, Args);
   if (DISubprogram *SP = F.getSubprogram())
-    Call->setDebugLoc(DILocation::get(F.getContext(), SP->getLine(), 0, SP));
-  if (F.getReturnType()->isVoidTy())
-    B.CreateRetVoid();
-  else
-    B.CreateRet(Call);
+    Call.setDebugLoc(DILocation::get(F.getContext(), SP->getLine(), 0, SP));
   return Caller;
 }
 

@@ -66,6 +66,20 @@ void routeThrowsToUnwind(CallBase &Marker,
   }
 }
 
+CallInst &forwardingCall(Function &Callee, const Twine &Name) {
+  Function *Caller =
+      Function::Create(Callee.getFunctionType(), GlobalValue::InternalLinkage,
+                       Name, Callee.getParent());
+  IRBuilder<> B(BasicBlock::Create(Callee.getContext(), "entry", Caller));
+  SmallVector<Value *, 8> Args(make_pointer_range(Caller->args()));
+  CallInst *Call = B.CreateCall(&Callee, Args);
+  if (Callee.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+  return *Call;
+}
+
 void eraseUnusedGlobals(Module &M, ArrayRef<GlobalVariable *> Globals) {
   removeFromUsedLists(M, [&](Constant *C) { return is_contained(Globals, C); });
   for (GlobalVariable *G : Globals) {

@@ -48,6 +48,11 @@ callsBeforeLowering(llvm::CallBase &Marker);
 void routeThrowsToUnwind(llvm::CallBase &Marker,
                          const llvm::SmallPtrSetImpl<llvm::CallInst *> &Before);
 
+/// Makes an internal function named \p Name, of \p Callee's type, whose body
+/// calls \p Callee with its parameters and returns what it returns; returns
+/// that call, for its caller to dress (attributes, a debug location).
+llvm::CallInst &forwardingCall(llvm::Function &Callee, const llvm::Twine &Name);
+
 /// Takes \p Globals out of llvm.used and llvm.compiler.used and erases
 /// those nothing else uses (registrations read, references made obsolete).
 void eraseUnusedGlobals(llvm::Module &M,

@@ -6,6 +6,7 @@
 #include "Reverse/Differentiator.h"
 #include "Support/CustomRules.h"
 #include "Support/Diagnostics.h"
+#include "Support/GeneratedCode.h"
 #include "Support/Lanes.h"
 #include "Support/LinkTime.h"
 #include "Support/SplitArguments.h"
@@ -165,23 +166,14 @@ static void locateAtCall(Function &Body, const CallBase &Call) {
 /// call, as Enzyme's is. Its name ends in ".capsule.call", which messages
 /// leave out; one per marker call, so that they point at it.
 static Function &bodyCalling(Function &Fn, const CallBase &Marker) {
-  Function *Body =
-      Function::Create(Fn.getFunctionType(), GlobalValue::InternalLinkage,
-                       Fn.getName() + ".capsule.call", *Fn.getParent());
-  Body->setCallingConv(Fn.getCallingConv());
-  Body->setAttributes(Fn.getAttributes());
-  IRBuilder<> B(BasicBlock::Create(Fn.getContext(), "entry", Body));
-  CallInst *Call = B.CreateCall(
-      &Fn, to_vector(map_range(Body->args(),
-                               [](Argument &A) -> Value * { return &A; })));
-  Call->setCallingConv(Fn.getCallingConv());
-  Call->setAttributes(Fn.getAttributes());
-  if (Body->getReturnType()->isVoidTy())
-    B.CreateRetVoid();
-  else
-    B.CreateRet(Call);
-  locateAtCall(*Body, Marker);
-  return *Body;
+  CallInst &Call = forwardingCall(Fn, Fn.getName() + ".capsule.call");
+  Function &Body = *Call.getFunction();
+  Body.setCallingConv(Fn.getCallingConv());
+  Body.setAttributes(Fn.getAttributes());
+  Call.setCallingConv(Fn.getCallingConv());
+  Call.setAttributes(Fn.getAttributes());
+  locateAtCall(Body, Marker);
+  return Body;
 }
 
 namespace {
