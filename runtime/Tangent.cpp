@@ -150,6 +150,12 @@ extern "C" void __capsule_tangent_sink_fill(void *Shadow, const void *Src,
   fillPlaces(Shadow, Src, Bytes, __capsule_tangent_sink_of);
 }
 
+extern "C" void *__capsule_tangent_of_loaded_pointer(const void *Slot,
+                                                     const void *P) {
+  int Sink = sinkLevelOf(Slot);
+  return Sink < 0 ? nullptr : capsule::sinkPlace(TangentSinks[Sink], P);
+}
+
 extern "C" void *__capsule_tangent_lane_sink_of(const void *P, uint64_t Lane) {
   return capsule::sinkPlace(
       Lane ? usedSink(FirstLaneSink + static_cast<int>(Lane) - 1)

@@ -463,6 +463,11 @@ void *__capsule_tangent_sink_of(const void *p);
 // shadow[i] = src[i] ? tangent_sink(src[i]) : 0 for the bytes / 8 pointers
 // at src: the shadows of pointers copied out of memory without shadows.
 void __capsule_tangent_sink_fill(void *shadow, const void *src, uint64_t bytes);
+// The tangent of the pointer p loaded from `slot` whose loaded tangent is
+// null: p's place in the tangent sink `slot` lies in (memory without
+// derivatives, reached through a const argument, holds no tangents of its
+// pointers), or null where `slot` is in no tangent sink.
+void *__capsule_tangent_of_loaded_pointer(const void *slot, const void *p);
 // Vector mode: lane `lane`'s place of p (lane 0's is tangent_sink(p)); each
 // lane has a sink of its own. Lanes are fewer than CAPSULE_MAX_LANES.
 #define CAPSULE_MAX_LANES 64

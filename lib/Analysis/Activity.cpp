@@ -119,6 +119,7 @@ bool ActivityInfo::shadowSource(const Instruction &I) const {
     if (Nested == NestedRuntime::TangentAlloc ||
         Nested == NestedRuntime::TangentRealloc ||
         Nested == NestedRuntime::SinkOf ||
+        Nested == NestedRuntime::LoadedSinkOf ||
         Nested == NestedRuntime::NestedSinkOf ||
         Nested == NestedRuntime::TapeSlowPath ||
         Nested == NestedRuntime::ShadowAlloc ||

@@ -409,6 +409,7 @@ std::optional<NestedRuntime> nestedRuntimeCall(const CallBase &Call) {
       .Case("__capsule_tangent_free", NestedRuntime::TangentFree)
       .Case("__capsule_tangent_sink_of", NestedRuntime::SinkOf)
       .Case("__capsule_tangent_sink_fill", NestedRuntime::SinkFill)
+      .Case("__capsule_tangent_of_loaded_pointer", NestedRuntime::LoadedSinkOf)
       .Cases("__capsule_tangent_nested_sink_of", "__capsule_tangent_sink_twin",
              NestedRuntime::NestedSinkOf)
       .Cases("__capsule_tangent_nested_sink_fill",
@@ -539,7 +540,9 @@ bool isAllocatedInside(const Value *Object) {
 
 /// Whether \p Target's address reaches the program other than as the
 /// function a marker call differentiates (which names it, but does not
-/// call it through a pointer, and is gone once lowered).
+/// call it through a pointer, and is gone once lowered). Passed as one of
+/// the marker's arguments (`__enzyme_autodiff(integrate, enzyme_const, f,
+/// ...)`), it reaches the differentiated code as a pointer.
 static bool addressEscapesMarkers(const Function &Target) {
   return any_of(Target.uses(), [](const Use &U) {
     auto *Call = dyn_cast<CallBase>(U.getUser());
@@ -548,7 +551,8 @@ static bool addressEscapesMarkers(const Function &Target) {
     auto *Callee =
         Call ? dyn_cast<Function>(Call->getCalledOperand()->stripPointerCasts())
              : nullptr;
-    return !Callee || !markerKind(*Callee) || !Call->isArgOperand(&U);
+    return !Callee || !markerKind(*Callee) || !Call->isArgOperand(&U) ||
+           Call->getArgOperandNo(&U) != 0;
   });
 }
 

@@ -175,6 +175,8 @@ enum class NestedRuntime {
   SinkFill,       ///< (shadow, src, bytes): places for src's pointers
   NestedSinkOf,   ///< a place in a nested level's tangent sink
   NestedSinkFill, ///< (shadow, src, bytes) in a nested level's sink
+  /// (slot, p): p's place in the tangent sink slot is in, or null
+  LoadedSinkOf,
   GradientCall,   ///< begins a reverse-mode gradient call
   TapeSlowPath,   ///< a push or pop that moves the tape to another chunk
   ShadowAlloc,    ///< a zeroed shadow block (bytes)

@@ -16,12 +16,26 @@ using namespace llvm;
 
 namespace capsule {
 
+/// An address in the first page, made from a constant: a member of a null
+/// object, which optimized code keeps on a path no valid run takes
+/// (`max_element(v.begin(), v.end())->w` of an empty vector reads address
+/// 8). The primal's access faults before any derivative of it runs.
+static bool isNullPageAddress(const Value &V) {
+  constexpr uint64_t PageBytes = 4096;
+  auto *Cast = dyn_cast<ConstantExpr>(&V);
+  auto *Address = Cast && Cast->getOpcode() == Instruction::IntToPtr
+                      ? dyn_cast<ConstantInt>(Cast->getOperand(0))
+                      : nullptr;
+  return Address && Address->getValue().ult(PageBytes);
+}
+
 bool DifferentiabilityChecks::knownWithoutDerivative(const Value *Ptr) const {
   SmallVector<const Value *, 8> Work{Ptr};
   SmallPtrSet<const Value *, 8> Seen;
   while (!Work.empty()) {
     const Value *V = Work.pop_back_val()->stripPointerCasts();
-    if (!Seen.insert(V).second || isa<ConstantPointerNull, UndefValue>(V))
+    if (!Seen.insert(V).second || isa<ConstantPointerNull, UndefValue>(V) ||
+        isNullPageAddress(*V))
       continue;
     if (auto *GEP = dyn_cast<GEPOperator>(V))
       Work.push_back(GEP->getPointerOperand());
@@ -273,6 +287,7 @@ DifferentiabilityChecks::whyNotNestable(NestedRuntime Kind, bool Forward) {
   case NestedRuntime::ShadowRealloc:
   case NestedRuntime::ReallocAdjoint:
   case NestedRuntime::SinkOf:
+  case NestedRuntime::LoadedSinkOf:
   case NestedRuntime::SinkFill:
   case NestedRuntime::TangentAlloc:
   case NestedRuntime::TangentFree:

@@ -2,10 +2,12 @@
 #include "Analysis/MemoryKinds.h"
 
 #include "Analysis/CallClassifier.h"
+#include "Analysis/DeclaredTypes.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -150,6 +152,18 @@ bool reallocates(const User &U, const Value *P) {
          classifyCall(*Call).Kind == CalleeKind::Realloc;
 }
 
+/// Whether \p GEP addresses a union, a member of one, or a struct that
+/// holds one. Not another field of a struct holding a union (the manager
+/// pointer beside std::function's storage): what is accessed there says
+/// nothing about the union.
+bool reachesUnion(const GetElementPtrInst &GEP) {
+  for (gep_type_iterator T = gep_type_begin(GEP), End = gep_type_end(GEP);
+       T != End; ++T)
+    if (isUnion(T.getIndexedType()))
+      return true;
+  return holdsUnion(GEP.getResultElementType());
+}
+
 /// Types of the accesses made directly through \p Ptr, or through the
 /// phis and selects that merge it with other pointers (a pointer kept in a
 /// loop-carried variable), or through the blocks reallocs make of it and
@@ -170,7 +184,7 @@ void addDirectUses(Evidence &E, const Value *Ptr) {
           continue;
         E.addType(GEP->getSourceElementType());
         // A union's type says nothing; how its members are accessed does.
-        if (holdsUnion(GEP->getSourceElementType()) && Seen.insert(GEP).second)
+        if (reachesUnion(*GEP) && Seen.insert(GEP).second)
           Work.push_back(GEP);
       } else if (isa<PHINode, SelectInst>(U) && Seen.insert(U).second) {
         Work.push_back(U);
@@ -395,6 +409,14 @@ void addPointer(Evidence &E, const Value *Ptr, unsigned Depth) {
     addStoredPointers(E, *Load, Depth);
   if (!E.any())
     addSameFieldUses(E, Base);
+  // What the source declared the pointer to point to (debug information):
+  // a copy in a library's generic code, or at -O0, whose IR says nothing.
+  for (const Value *P : {Ptr, Base})
+    if (auto Runs = E.any() ? std::nullopt : declaredRunsUnder(P, 0)) {
+      E.addKind(ElementKind::Integer); // beside floating point, it is that
+      for (const MemoryRun &Run : *Runs)
+        E.addKind(Run.Kind);
+    }
   // A helper copying through its parameters (`*d = *s`) says nothing about
   // the type; its callers' arguments do. Two levels of callers at most.
   auto *Param = dyn_cast<Argument>(Base);
@@ -519,6 +541,25 @@ struct RangeLayout {
   uint64_t Begin = 0, End = 0;
 };
 
+/// What the type the source declared \p Ptr to point to lays out there.
+RangeLayout declaredLayoutUnder(const Value *Ptr, uint64_t Bytes) {
+  RangeLayout R;
+  std::optional<SmallVector<MemoryRun, 4>> Runs = declaredRunsUnder(Ptr, Bytes);
+  if (!Runs)
+    return R;
+  R.Found = true;
+  R.Runs = *Runs;
+  R.End = Bytes;
+  uint64_t Covered = 0;
+  for (const MemoryRun &Run : *Runs)
+    Covered += Run.Bytes;
+  R.Gaps = Covered < Bytes;
+  return R;
+}
+
+/// The stretches of the \p Bytes bytes at \p Ptr by the layout of the
+/// struct the memory is an array of, else by the type the source declared
+/// \p Ptr to point to.
 RangeLayout layoutUnder(const Value *Ptr, uint64_t Bytes,
                         const DataLayout &DL) {
   RangeLayout R;
@@ -528,7 +569,7 @@ RangeLayout layoutUnder(const Value *Ptr, uint64_t Bytes,
   auto [S, BaseOffset] = structTypeAt(Base, DL);
   int64_t At = Offset.getSExtValue() + BaseOffset;
   if (!S || S->isOpaque() || At < 0)
-    return R;
+    return declaredLayoutUnder(Ptr, Bytes);
   uint64_t Size = DL.getTypeAllocSize(S);
   R.Begin = uint64_t(At) % Size;
   R.End = R.Begin + Bytes;

@@ -42,34 +42,6 @@ Value *GradientGenerator::pointerShadowSlot(IRBuilder<> &B, Value *Ptr,
   return B.CreateSelect(InRegion, Slot, Shadow, "pointer.shadow.slot");
 }
 
-/// \p Shadow, loaded beside \p Primal, with every null pointer (field)
-/// replaced by the pointer's place in the sink.
-Value *GradientGenerator::sinkForNullShadows(IRBuilder<> &B, Value *Primal,
-                                             Value *Shadow) {
-  Type *Ty = Primal->getType();
-  if (Ty->isPointerTy()) {
-    Value *Index = B.CreateAnd(B.CreatePtrToInt(Primal, B.getInt64Ty()),
-                               B.getInt64(SinkMask));
-    Value *Sink =
-        B.CreateGEP(B.getInt8Ty(), D.abi().loadSinkBase(B), Index, "sink");
-    return B.CreateSelect(B.CreateIsNull(Shadow), Sink, Shadow);
-  }
-  unsigned Fields = 0;
-  if (auto *S = dyn_cast<StructType>(Ty))
-    Fields = S->getNumElements();
-  else if (auto *A = dyn_cast<ArrayType>(Ty))
-    Fields = A->getNumElements();
-  for (unsigned K = 0; K < Fields; ++K) {
-    Value *PrimalField = B.CreateExtractValue(Primal, K);
-    if (!carriesPointer(PrimalField->getType()))
-      continue;
-    Value *Field =
-        sinkForNullShadows(B, PrimalField, B.CreateExtractValue(Shadow, K));
-    Shadow = B.CreateInsertValue(Shadow, Field, K);
-  }
-  return Shadow;
-}
-
 /// The forward sweep of storing a pointer (aggregate) into memory with
 /// shadows: its shadow goes to the pointer-shadow slot, journaled.
 void GradientGenerator::storePointerShadow(IRBuilder<> &B, StoreInst &SI) {

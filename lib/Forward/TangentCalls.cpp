@@ -47,6 +47,7 @@ static bool isForwardRuntime(NestedRuntime Kind) {
   case NestedRuntime::TangentFree:
   case NestedRuntime::SinkOf:
   case NestedRuntime::SinkFill:
+  case NestedRuntime::LoadedSinkOf:
     return true;
   default:
     return false;
@@ -169,6 +170,10 @@ void TangentGenerator::tangentNestedRuntime(CallBase &Call,
   switch (Kind) {
   case NestedRuntime::SinkOf:
     Clone->setCalledFunction(D.abi().tangentSinkOf(SinkLevel::Nested));
+    return setTwin(
+        &Call, B.CreateCall(D.abi().tangentSinkOf(SinkLevel::Twin), {Clone}));
+  case NestedRuntime::LoadedSinkOf:
+    // The place found is in the sink the slot is in, whichever level's.
     return setTwin(
         &Call, B.CreateCall(D.abi().tangentSinkOf(SinkLevel::Twin), {Clone}));
   case NestedRuntime::SinkFill:

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Forward/TangentGenerator.h"
 
+#include "Analysis/MemoisationCheck.h"
 #include "Analysis/MemoryKinds.h"
 #include "Support/Cloning.h"
 #include "Support/Diagnostics.h"
@@ -15,11 +16,13 @@
 
 #include "Support/RuntimeABI.h"
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/PatternMatch.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
@@ -296,6 +299,11 @@ void TangentGenerator::tangentAtomicAccumulation(AtomicRMWInst &RMW) {
 void TangentGenerator::tangentInstruction(Instruction &I) {
   if (auto *Phi = dyn_cast<PHINode>(&I))
     return tangentPhi(*Phi);
+  if (auto *Cmp = dyn_cast<FCmpInst>(&I)) {
+    if (std::optional<std::string> Why = whyMemoisation(*Cmp, AI))
+      unsupported(I, *Why);
+    return;
+  }
   if (auto *LI = dyn_cast<LoadInst>(&I))
     return tangentLoad(*LI);
   if (auto *SI = dyn_cast<StoreInst>(&I))
@@ -509,9 +517,40 @@ void TangentGenerator::tangentLoad(LoadInst &LI) {
   if (carriesFloat(Ty) && !carriesPointer(Ty) && !AI.isVaried(&LI))
     return;
   IRBuilder<> B = after(LI);
-  setTwin(&LI,
-          loadLanes(B, Ty, Shadow, shadowAlign(LI.getAlign()), W,
-                    [&](Instruction &L, unsigned K) { tagLaneAccess(L, K); }));
+  Value *Twin =
+      loadLanes(B, Ty, Shadow, shadowAlign(LI.getAlign()), W,
+                [&](Instruction &L, unsigned K) { tagLaneAccess(L, K); });
+  // A stack slot's tangents are its own, never the sink's.
+  if (Ty->isPointerTy() &&
+      !isa<AllocaInst>(getUnderlyingObject(LI.getPointerOperand())))
+    Twin = makeLanes(B, W, [&](unsigned K) {
+      return twinOfLoadedPointer(B, laneOf(B, Shadow, K, W), primal(&LI),
+                                 laneOf(B, Twin, K, W));
+    });
+  setTwin(&LI, Twin);
+}
+
+/// The tangent of the pointer \p Primal loaded from memory whose tangents
+/// are at \p Slot, \p Loaded where it is not null. Memory without
+/// derivatives (a const argument's, reached through the pointers it holds)
+/// has its tangents in the sink, where no tangents of its pointers were
+/// stored: those pointers get their places in the same sink, as a pointer
+/// stored into such memory does (twinOrSink), so that the code using them
+/// finds tangents there. The runtime is asked only for null tangents.
+Value *TangentGenerator::twinOfLoadedPointer(IRBuilder<> &B, Value *Slot,
+                                             Value *Primal, Value *Loaded) {
+  Instruction *Next = &*B.GetInsertPoint();
+  BasicBlock *Head = Next->getParent();
+  Instruction *Ask = SplitBlockAndInsertIfThen(
+      B.CreateIsNull(Loaded), Next->getIterator(), /*Unreachable=*/false,
+      MDBuilder(B.getContext()).createBranchWeights(1, 1 << 20));
+  B.SetInsertPoint(Ask);
+  Value *Found = B.CreateCall(D.abi().tangentOfLoadedPointer(), {Slot, Primal});
+  B.SetInsertPoint(Next);
+  PHINode *Twin = B.CreatePHI(Loaded->getType(), 2, "loaded.twin");
+  Twin->addIncoming(Loaded, Head);
+  Twin->addIncoming(Found, Ask->getParent());
+  return Twin;
 }
 
 void TangentGenerator::tangentStore(StoreInst &SI) {

@@ -94,6 +94,8 @@ private:
   /// shadows: a pointer without a shadow gets its place in the tangent
   /// sink, so that it comes back with a usable one.
   llvm::Value *twinOrSink(llvm::IRBuilder<> &B, llvm::Value *V);
+  llvm::Value *twinOfLoadedPointer(llvm::IRBuilder<> &B, llvm::Value *Slot,
+                                   llvm::Value *Primal, llvm::Value *Loaded);
   /// The twin of the aggregate \p Agg that a field with a twin is being
   /// inserted into: where Agg has none, the insertvalue chain that built
   /// it, its pointers in the sink.

@@ -141,6 +141,49 @@ Value *GradientGenerator::shadowOrSink(IRBuilder<> &B, Value *V) {
   return splatLanes(B, B.CreateCall(D.abi().sinkOf(), {fwdValue(V)}), W);
 }
 
+/// \p Shadow, loaded beside \p Primal, with every pointer (field) replaced
+/// by the pointer's place in the sink where \p InSink holds, or, without
+/// it, where the pointer's shadow is null.
+Value *GradientGenerator::sinkPlacesWhere(IRBuilder<> &B, Value *Primal,
+                                          Value *Shadow, Value *InSink) {
+  Type *Ty = Primal->getType();
+  if (Ty->isPointerTy()) {
+    Value *Index = B.CreateAnd(B.CreatePtrToInt(Primal, B.getInt64Ty()),
+                               B.getInt64(SinkMask));
+    Value *Sink = splatLanes(
+        B, B.CreateGEP(B.getInt8Ty(), D.abi().loadSinkBase(B), Index, "sink"),
+        W);
+    return B.CreateSelect(InSink ? InSink : B.CreateIsNull(Shadow), Sink,
+                          Shadow);
+  }
+  unsigned Fields = 0;
+  if (auto *S = dyn_cast<StructType>(Ty))
+    Fields = S->getNumElements();
+  else if (auto *A = dyn_cast<ArrayType>(Ty))
+    Fields = A->getNumElements();
+  for (unsigned K = 0; K < Fields; ++K) {
+    Value *PrimalField = B.CreateExtractValue(Primal, K);
+    if (!carriesPointer(PrimalField->getType()))
+      continue;
+    Value *Field = sinkPlacesWhere(B, PrimalField,
+                                   B.CreateExtractValue(Shadow, K), InSink);
+    Shadow = B.CreateInsertValue(Shadow, Field, K);
+  }
+  return Shadow;
+}
+
+/// Whether the shadow memory at \p ShadowAddress is the sink: the shadow
+/// of memory without adjoints (a const argument's), whose pointers have no
+/// shadows stored beside them. Every lane's shadow is then the sink.
+Value *GradientGenerator::inSink(IRBuilder<> &B, Value *ShadowAddress) {
+  Value *Base = D.abi().loadSinkBase(B);
+  Value *Offset = B.CreateSub(
+      B.CreatePtrToInt(laneOf(B, ShadowAddress, 0, W), B.getInt64Ty()),
+      B.CreatePtrToInt(Base, B.getInt64Ty()));
+  return B.CreateAnd(B.CreateIsNotNull(Base),
+                     B.CreateICmpULT(Offset, B.getInt64(SinkBytes)), "in.sink");
+}
+
 Value *GradientGenerator::aggregateShadowOrSink(IRBuilder<> &B, Value *Agg) {
   auto *IV = dyn_cast<InsertValueInst>(Agg);
   if (!IV || (AI.hasShadow(Agg) && FwdShadows.count(Agg)))
@@ -190,8 +233,15 @@ void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {
               : B.CreateAlignedLoad(LI->getType(), Slot,
                                     shadowAlign(LI->getAlign()),
                                     LI->isVolatile());
+    // Pointers loaded out of memory without adjoints (reached through a
+    // const argument, whose shadow is the sink) have no shadows stored
+    // beside them: they get their places in the sink too. In checkpointed
+    // code, any pointer whose shadow comes back null (see
+    // CheckpointedShadows.cpp). A stack slot's shadow is its own.
     if (Checkpointed)
-      S = sinkForNullShadows(B, FwdI, S);
+      S = sinkPlacesWhere(B, FwdI, S, nullptr);
+    else if (!isa<AllocaInst>(getUnderlyingObject(Ptr)))
+      S = sinkPlacesWhere(B, FwdI, S, inSink(B, Slot));
   } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
     // Non-pointer fields of a shadow aggregate carry nothing; a pointer
     // without a shadow beside ones with shadows ({x, c} of a dup x and a
@@ -258,6 +308,7 @@ void GradientGenerator::forwardNestedRuntime(CallBase &Call, NestedRuntime Kind,
   switch (Kind) {
   case NestedRuntime::SinkOf:
   case NestedRuntime::NestedSinkOf:
+  case NestedRuntime::LoadedSinkOf:
     return SetShadow(B.CreateCall(D.abi().sinkOf(), {FwdI}));
   case NestedRuntime::SinkFill:
   case NestedRuntime::NestedSinkFill:

@@ -148,11 +148,6 @@ private:
   void reverseBlock(llvm::BasicBlock *BB);
   void reverseInstruction(llvm::Instruction &I);
   void checkUntrackedAccess(llvm::Instruction &I);
-  // ---- Caches kept in static storage (MemoisationCheck.cpp) ----
-  bool storesVariedTo(const llvm::GlobalVariable &G) const;
-  /// The static storage a cache-key comparison reads, or null.
-  const llvm::GlobalVariable *cacheKeyCompared(const llvm::FCmpInst &Cmp) const;
-  void checkMemoisation(const llvm::FCmpInst &Cmp);
   void checkHandedPointer(llvm::Instruction &Where, llvm::Value *V);
   void checkHandedInteger(llvm::Instruction &Where, llvm::Value *V);
   void reverseLoad(llvm::LoadInst &LI);
@@ -222,8 +217,6 @@ private:
   // Checkpointed code (CheckpointedShadows.cpp).
   llvm::Value *pointerShadowSlot(llvm::IRBuilder<> &B, llvm::Value *Ptr,
                                  llvm::Value *Shadow);
-  llvm::Value *sinkForNullShadows(llvm::IRBuilder<> &B, llvm::Value *Primal,
-                                  llvm::Value *Shadow);
   void storePointerShadow(llvm::IRBuilder<> &B, llvm::StoreInst &SI);
   llvm::Value *derivedArenaShadow(llvm::IRBuilder<> &B, llvm::Value *Block);
   /// Allocates and frees the shadows of stack slots and byval copies.
@@ -277,6 +270,9 @@ private:
   }
   void unsupported(const llvm::Instruction &I, const llvm::Twine &Why);
   llvm::Value *shadowOrSink(llvm::IRBuilder<> &B, llvm::Value *V);
+  llvm::Value *sinkPlacesWhere(llvm::IRBuilder<> &B, llvm::Value *Primal,
+                               llvm::Value *Shadow, llvm::Value *InSink);
+  llvm::Value *inSink(llvm::IRBuilder<> &B, llvm::Value *ShadowAddress);
   /// The shadow of the aggregate \p Agg that a field with a shadow is
   /// being inserted into: where Agg has none, the insertvalue chain that
   /// built it, its pointers in the sink.

@@ -8,6 +8,7 @@
 // memory: load p -> shadow[p] += d; store v, p -> dv += shadow[p],
 // shadow[p] = 0.
 //===----------------------------------------------------------------------===//
+#include "Analysis/MemoisationCheck.h"
 #include "Analysis/MemoryKinds.h"
 #include "Reverse/ByValShadows.h"
 #include "Reverse/ComplexRules.h"
@@ -259,8 +260,11 @@ void GradientGenerator::checkUntrackedAccess(Instruction &I) {
 void GradientGenerator::reverseInstruction(Instruction &I) {
   if (isa<LoadInst, StoreInst>(I))
     checkUntrackedAccess(I);
-  if (auto *Cmp = dyn_cast<FCmpInst>(&I))
-    return checkMemoisation(*Cmp);
+  if (auto *Cmp = dyn_cast<FCmpInst>(&I)) {
+    if (std::optional<std::string> Why = whyMemoisation(*Cmp, AI))
+      unsupported(I, *Why);
+    return;
+  }
   if (auto *RMW = dyn_cast<AtomicRMWInst>(&I);
       RMW && RMW->isFloatingPointOperation() && AI.hasShadow(I.getOperand(0)))
     return reverseAtomicAccumulation(*RMW);

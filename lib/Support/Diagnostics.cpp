@@ -35,9 +35,14 @@ std::string displayName(const Function &F) {
 
 /// The diagnostic carries the source location itself (clang and opt print
 /// it in front of the message); without debug info, say how to get one.
+/// With it, an instruction the optimizer made of several (two comparisons
+/// merged) may have none: the location is then the function's.
 static std::string locationHint(const Instruction &I) {
   if (I.getDebugLoc())
     return "";
+  if (I.getFunction()->getSubprogram())
+    return " (the optimizer left this instruction without a source line: "
+           "the line shown is the function's)";
   return " (compile with -g to see the source line)";
 }
 

@@ -15,7 +15,8 @@ namespace capsule {
 
 namespace {
 
-enum class SignOp { None, Abs, Negate, NegativeAbs };
+/// What an integer operation does to a floating-point number's bits.
+enum class SignOp { None, Identity, Zero, Abs, Negate, NegativeAbs };
 
 /// \p V as a constant, folding the instructions of constants that -O0 code
 /// builds a mask with (insertelement and shufflevector of a splat).
@@ -35,31 +36,63 @@ Constant *foldedConstant(Value *V, const DataLayout &DL, unsigned Depth = 0) {
   return ConstantFoldInstOperands(I, Ops, DL);
 }
 
+/// What \p Opcode with the constant \p Mask does to one floating-point
+/// number's bits, whose sign bit is \p Sign.
+SignOp laneSignOp(unsigned Opcode, const APInt &Mask, const APInt &Sign) {
+  switch (Opcode) {
+  case Instruction::Xor:
+    return Mask == Sign    ? SignOp::Negate
+           : Mask.isZero() ? SignOp::Identity
+                           : SignOp::None;
+  case Instruction::Or:
+    return Mask == Sign    ? SignOp::NegativeAbs
+           : Mask.isZero() ? SignOp::Identity
+                           : SignOp::None;
+  case Instruction::And:
+    return Mask == ~Sign      ? SignOp::Abs
+           : Mask.isAllOnes() ? SignOp::Identity
+           : Mask.isZero()    ? SignOp::Zero
+                              : SignOp::None;
+  default:
+    return SignOp::None;
+  }
+}
+
 /// What \p BO does to the sign bits of the floating-point numbers whose
-/// bits its operand 0 or 1 holds; the other operand is the mask.
-SignOp signOpOf(BinaryOperator &BO, Value *&Bits) {
+/// bits its operand 0 or 1 holds, lane by lane (SSE code negates some
+/// lanes only: Eigen's paddsub xors with {-0.0, 0.0}); the other operand
+/// is the mask. Empty where some lane is not a sign operation.
+SmallVector<SignOp, 8> signOpsOf(BinaryOperator &BO, Value *&Bits) {
   const DataLayout &DL = BO.getDataLayout();
   unsigned Width = BO.getType()->getScalarSizeInBits();
   if (Width != 32 && Width != 64)
-    return SignOp::None;
+    return {};
   APInt Sign = APInt::getSignMask(Width);
+  unsigned Lanes = 1;
+  if (auto *VT = dyn_cast<FixedVectorType>(BO.getType()))
+    Lanes = VT->getNumElements();
   for (unsigned K = 0; K < 2; ++K) {
     Constant *Mask = foldedConstant(BO.getOperand(1 - K), DL);
-    if (Mask && Mask->getType()->isVectorTy())
-      Mask = Mask->getSplatValue();
-    auto *M = dyn_cast_or_null<ConstantInt>(Mask);
-    if (!M)
+    if (!Mask)
       continue;
-    Bits = BO.getOperand(K);
-    const APInt &Value = M->getValue();
-    if (BO.getOpcode() == Instruction::And && Value == ~Sign)
-      return SignOp::Abs;
-    if (BO.getOpcode() == Instruction::Xor && Value == Sign)
-      return SignOp::Negate;
-    if (BO.getOpcode() == Instruction::Or && Value == Sign)
-      return SignOp::NegativeAbs;
+    SmallVector<SignOp, 8> Ops;
+    for (unsigned L = 0; L < Lanes; ++L) {
+      Constant *Lane =
+          Mask->getType()->isVectorTy() ? Mask->getAggregateElement(L) : Mask;
+      auto *M = dyn_cast_or_null<ConstantInt>(Lane);
+      SignOp Op = M ? laneSignOp(BO.getOpcode(), M->getValue(), Sign)
+                  : isa_and_nonnull<UndefValue>(Lane) ? SignOp::Identity
+                                                      : SignOp::None;
+      if (Op == SignOp::None)
+        break;
+      Ops.push_back(Op);
+    }
+    if (Ops.size() == Lanes) {
+      Bits = BO.getOperand(K);
+      return Ops;
+    }
   }
-  return SignOp::None;
+  return {};
 }
 
 /// The floating-point type all of \p I's users read its bits back as; null
@@ -97,22 +130,45 @@ void replaceReadBack(Instruction &I, Value *Result) {
   I.eraseFromParent();
 }
 
+/// \p X with sign operation \p Op applied.
+Value *applySignOp(IRBuilder<> &B, SignOp Op, Value *X) {
+  switch (Op) {
+  case SignOp::Negate:
+    return B.CreateFNeg(X);
+  case SignOp::Abs:
+    return B.CreateUnaryIntrinsic(Intrinsic::fabs, X);
+  case SignOp::NegativeAbs:
+    return B.CreateFNeg(B.CreateUnaryIntrinsic(Intrinsic::fabs, X));
+  case SignOp::Zero:
+    return Constant::getNullValue(X->getType());
+  default:
+    return X;
+  }
+}
+
 void rewriteSignMask(BinaryOperator &BO) {
   Value *Bits = nullptr;
-  SignOp Op = signOpOf(BO, Bits);
-  Type *FloatTy = Op == SignOp::None ? nullptr : readBackType(BO);
+  SmallVector<SignOp, 8> Ops = signOpsOf(BO, Bits);
+  Type *FloatTy = Ops.empty() ? nullptr : readBackType(BO);
   if (!FloatTy ||
-      FloatTy->getScalarSizeInBits() != BO.getType()->getScalarSizeInBits())
+      FloatTy->getScalarSizeInBits() != BO.getType()->getScalarSizeInBits() ||
+      all_of(Ops, [](SignOp Op) { return Op == SignOp::Identity; }))
     return;
   IRBuilder<> B(&BO);
   Value *X = asFloat(B, Bits, FloatTy);
-  Value *Result;
-  if (Op == SignOp::Negate)
-    Result = B.CreateFNeg(X);
-  else {
-    Result = B.CreateUnaryIntrinsic(Intrinsic::fabs, X);
-    if (Op == SignOp::NegativeAbs)
-      Result = B.CreateFNeg(Result);
+  if (all_equal(Ops))
+    return replaceReadBack(BO, applySignOp(B, Ops.front(), X));
+  // Lanes apart: each operation where its lanes are, by constant selects.
+  Value *Result = X;
+  for (SignOp Op :
+       {SignOp::Zero, SignOp::Abs, SignOp::Negate, SignOp::NegativeAbs}) {
+    if (!is_contained(Ops, Op))
+      continue;
+    SmallVector<Constant *, 8> Where;
+    for (SignOp LaneOp : Ops)
+      Where.push_back(B.getInt1(LaneOp == Op));
+    Result = B.CreateSelect(ConstantVector::get(Where), applySignOp(B, Op, X),
+                            Result);
   }
   replaceReadBack(BO, Result);
 }

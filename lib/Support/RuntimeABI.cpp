@@ -487,6 +487,11 @@ FunctionCallee RuntimeABI::tangentSinkFill(SinkLevel L) {
   return function(Name, Type::getVoidTy(C), {Ptr, Ptr, Type::getInt64Ty(C)});
 }
 
+FunctionCallee RuntimeABI::tangentOfLoadedPointer() {
+  Type *Ptr = PointerType::getUnqual(M.getContext());
+  return function("__capsule_tangent_of_loaded_pointer", Ptr, {Ptr, Ptr});
+}
+
 FunctionCallee RuntimeABI::tangentLaneSinkOf() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);

@@ -14,8 +14,6 @@
 
 namespace capsule {
 
-/// CAPSULE_SINK_MASK of runtime/abi.h: the sink holds the adjoints of the
-/// byte at address p at sink base + (p & SinkMask).
 /// The alignment an access to shadow or tangent memory may assume, given
 /// the primal access's: shadow and tangent blocks come from calloc (16
 /// bytes), and a place in one is at the primal's offset from its block, so
@@ -25,7 +23,12 @@ inline llvm::Align shadowAlign(llvm::Align Primal) {
   return std::min(Primal, llvm::Align(16));
 }
 
+/// CAPSULE_SINK_MASK of runtime/abi.h: the sink holds the adjoints of the
+/// byte at address p at sink base + (p & SinkMask).
 inline constexpr uint64_t SinkMask = (uint64_t(1) << 38) - 1;
+/// SinkBytes of runtime/RuntimeRegion.h: the sink's extent, a margin past
+/// the mask for objects near its top.
+inline constexpr uint64_t SinkBytes = SinkMask + 1 + (uint64_t(1) << 34);
 
 /// CAPSULE_JOURNAL_FILTER_SLOTS of runtime/abi.h.
 inline constexpr uint64_t JournalFilterSlots = 2048;
@@ -189,6 +192,8 @@ public:
   llvm::FunctionCallee tangentSinkFill(SinkLevel L = SinkLevel::Own);
   /// ptr (ptr, i64 lane): vector mode's tangentSinkOf() for one lane.
   llvm::FunctionCallee tangentLaneSinkOf();
+  /// ptr (ptr slot, ptr p): the tangent of a pointer loaded with a null one.
+  llvm::FunctionCallee tangentOfLoadedPointer();
   /// void (ptr shadow, ptr src, i64 bytes, i64 lane).
   llvm::FunctionCallee tangentLaneSinkFill();
   /// ptr (i64 bytes): a zeroed tangent block.

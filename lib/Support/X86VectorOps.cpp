@@ -40,6 +40,17 @@ Value *horizontal(IRBuilder<> &B, bool Add, Value *A, Value *C) {
   return Add ? B.CreateFAdd(Left, Right) : B.CreateFSub(Left, Right);
 }
 
+/// Alternating subtraction and addition (SSE3's addsub, used for complex
+/// and quaternion products): a - b in the even lanes, a + b in the odd.
+Value *addSubtract(IRBuilder<> &B, Value *A, Value *C) {
+  unsigned Lanes = cast<FixedVectorType>(A->getType())->getNumElements();
+  SmallVector<int, 8> Alternate;
+  for (unsigned K = 0; K < Lanes; ++K)
+    Alternate.push_back(K % 2 ? Lanes + K : K);
+  return B.CreateShuffleVector(B.CreateFSub(A, C), B.CreateFAdd(A, C),
+                               Alternate);
+}
+
 /// A reduction by maxnum or minnum as a tree over the lanes.
 Value *reduceTree(IRBuilder<> &B, Intrinsic::ID Combine, Value *V) {
   auto *VTy = cast<FixedVectorType>(V->getType());
@@ -85,6 +96,11 @@ Value *lowerIntrinsic(IRBuilder<> &B, IntrinsicInst &Call) {
   case Intrinsic::x86_avx_hsub_pd_256:
   case Intrinsic::x86_avx_hsub_ps_256:
     return horizontal(B, /*Add=*/false, Arg(0), Arg(1));
+  case Intrinsic::x86_sse3_addsub_pd:
+  case Intrinsic::x86_sse3_addsub_ps:
+  case Intrinsic::x86_avx_addsub_pd_256:
+  case Intrinsic::x86_avx_addsub_ps_256:
+    return addSubtract(B, Arg(0), Arg(1));
   case Intrinsic::vector_reduce_fmax:
     return reduceTree(B, Intrinsic::maxnum, Arg(0));
   case Intrinsic::vector_reduce_fmin:

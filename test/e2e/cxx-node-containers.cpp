@@ -3,8 +3,9 @@
 // _Rb_tree_* functions) and std::list (its _List_node_base links), whose
 // bodies Capsule links into the module (Support/LibraryBodies.h).
 // Inserts, lookups, erasures, walks both ways, splices, sorting and
-// reversal, in reverse and forward mode, plain and checkpointed; and the
-// shape of a tree after many insertions and erasures.
+// reversal, copies of maps and multimaps (with -g, as every build here
+// is), in reverse and forward mode, plain and checkpointed; and the shape
+// of a tree after many insertions and erasures.
 // RUN: %clangxx -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clangxx -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
 // RUN: %clangxx -O3 -mavx -g %capsule_cflags %s -o %t3 %capsule_ldflags && %t3
@@ -47,6 +48,12 @@ static double trees(const double *x) {
   for (auto &kv : m)
     squares.emplace_hint(squares.end(), kv.first, kv.second * kv.second);
   s += squares.find(100)->second + squares.at(-4);
+  // A copy of the tree: libstdc++ copies each node's pair as untyped bytes,
+  // typed by the debug type of the pair it copies from (was refused).
+  std::map<int, double> copy = m;
+  copy[2] += x[3];
+  for (auto &kv : copy)
+    s += 0.1 * kv.second * kv.second;
 
   std::multimap<int, double> mm;
   for (int i = 0; i < N; ++i)
@@ -54,6 +61,9 @@ static double trees(const double *x) {
   auto range = mm.equal_range(1);
   for (auto it = range.first; it != range.second; ++it)
     s += it->second * it->second * 0.25;
+  std::multimap<int, double> mmCopy(mm);
+  for (auto &kv : mmCopy)
+    s += kv.first * std::sin(kv.second);
 
   std::set<double> sorted(x, x + N);
   double rank = 1;

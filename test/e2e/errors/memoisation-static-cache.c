@@ -10,6 +10,14 @@
 // RUN: not %clang -O0 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 // RUN: not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 // RUN: env CAPSULE_CHECKPOINT_ALL=1 not %clang -O2 -g %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
+// The cache used in a loop: optimized code keeps the key in a register from
+// one iteration to the next (a phi of the global's value and the last key
+// stored), and was silently accepted at -O2 (a gradient of 0 on a hit).
+// RUN: not %clang -O2 -g -DIN_LOOP %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
+// RUN: env CAPSULE_CHECKPOINT_ALL=1 not %clang -O3 -g -DIN_LOOP %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
+// Forward mode loses the tangent the same way (was never refused).
+// RUN: not %clang -O0 -g -DFORWARD %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
+// RUN: not %clang -O2 -g -DFORWARD -DIN_LOOP %capsule_cflags -c %s -o %t.o 2>&1 | FileCheck %s
 //
 // Not refused: an equality test against static storage the code only reads
 // (a parameter the caller sets), and a cache keyed on an integer argument
@@ -34,9 +42,31 @@ double cached(double x) {
   return last_y;
 }
 
+#ifdef IN_LOOP
+double f(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += cached(x[i]);
+  return s;
+}
+#ifdef FORWARD
+double tangent(const double *x, const double *dx, int n) {
+  return __capsule_fwddiff((void *)f, x, dx, n);
+}
+#else
+void grad(const double *x, double *dx, int n) {
+  __capsule_autodiff((void *)f, x, dx, n);
+}
+#endif
+#else
 double f(double x) { return cached(x) * cached(x) + cached(2.0 * x); }
 
+#ifdef FORWARD
+double tangent(double x) { return __capsule_fwddiff((void *)f, x, 1.0); }
+#else
 double grad(double x) { return __capsule_autodiff((void *)f, x); }
+#endif
+#endif
 #else
 double special_point = 0.25; /* set by the caller, read by f */
 static int table_n = -1;

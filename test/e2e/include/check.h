@@ -120,6 +120,24 @@ CHECK_UNUSED_ static double check_fd_partial(check_fn f, void *ctx,
   return (fp - fm) / (2.0 * h);
 }
 
+/* The central difference of f at x[0..n) along the direction v: what a
+ * forward-mode tangent with input tangents v computes. */
+CHECK_UNUSED_ static double check_fd_along(check_fn f, void *ctx,
+                                           const double *x, const double *v,
+                                           int n) {
+  double *tmp = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+  double h = CHECK_FD_STEP, fp, fm;
+  int i;
+  for (i = 0; i < n; i++)
+    tmp[i] = x[i] + h * v[i];
+  fp = f(tmp, ctx);
+  for (i = 0; i < n; i++)
+    tmp[i] = x[i] - h * v[i];
+  fm = f(tmp, ctx);
+  free(tmp);
+  return (fp - fm) / (2.0 * h);
+}
+
 CHECK_UNUSED_ static void check_fd_grad(check_fn f, void *ctx,
                                         const double *x, int n, double *g) {
   int i;
