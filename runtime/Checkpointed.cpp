@@ -422,6 +422,27 @@ ScheduleReport reverseOnline(const capsule_checkpointed_entry &E,
 
 using namespace capsule;
 
+extern "C" void __capsule_check_checkpointed_shadow(const void *Primal,
+                                                    const void *Shadow,
+                                                    uint32_t Arg) {
+  auto Granule = [](const void *P) {
+    return reinterpret_cast<uintptr_t>(P) / GranuleBytes;
+  };
+  if (!Shadow || (reinterpret_cast<uintptr_t>(Shadow) % GranuleBytes == 0 &&
+                  Granule(Shadow) != Granule(Primal)))
+    return;
+  std::fprintf(stderr,
+               "capsule: error: the shadow of argument %u of a checkpointed "
+               "gradient shares an 8-byte block with other memory (it is not "
+               "8-byte aligned, or it is next to the argument itself): "
+               "checkpointing restores memory in 8-byte blocks and would "
+               "restore the adjoints accumulated there too; align the shadow "
+               "to 8 bytes (alignas(8)) and keep it apart from data the "
+               "function writes\n",
+               Arg);
+  std::exit(3);
+}
+
 extern "C" void __capsule_run_checkpointed(const capsule_checkpointed_entry *E,
                                            void *Frame) {
   CheckpointPolicy Policy = checkpointPolicy();

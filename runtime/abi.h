@@ -440,6 +440,13 @@ typedef struct capsule_checkpointed_entry {
   uint32_t loop_iterations;
 } capsule_checkpointed_entry;
 
+// Stops the program with a message when the shadow of dup argument `arg`
+// (from 1) shares an 8-byte granule of the journal with other memory: it
+// is not 8-byte aligned, or lies in the argument's own granule (float y,
+// dy side by side). Rolling a snapshot back restores whole granules, and
+// would restore the adjoints the reverse sweeps accumulated there.
+void __capsule_check_checkpointed_shadow(const void *primal,
+                                         const void *shadow, uint32_t arg);
 // Computes the gradient of the root whose arguments are in `frame` (from
 // __capsule_root_frame) with the configured checkpoint schedule, and leaves
 // memory as the root leaves it.

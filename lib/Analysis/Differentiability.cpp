@@ -8,6 +8,7 @@
 #include "Support/MarkerCalls.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Operator.h"
@@ -58,8 +59,71 @@ bool DifferentiabilityChecks::knownWithoutDerivative(const Value *Ptr) const {
   return true;
 }
 
+namespace {
+
+/// A global defined in another file (declared here, writable) whose memory
+/// a pointer addresses, or out of which it was loaded.
+struct ExternalGlobal {
+  const GlobalVariable *G;
+  bool PointerLoaded;
+};
+
+/// Capsule gives the globals of the module shadows; one defined elsewhere
+/// (a file compiled without -flto, or a regular object in an LTO link) has
+/// none here, and what the program stored in it before the call (a pointer
+/// to the dup argument) is unknown.
+std::optional<ExternalGlobal> externalGlobalBehind(const Value *Ptr) {
+  bool Loaded = false;
+  for (const Value *V = Ptr;;) {
+    V = getUnderlyingObject(V);
+    if (auto *G = dyn_cast<GlobalVariable>(V)) {
+      if (!G->isDeclaration() || G->isConstant() ||
+          G->getName().starts_with("llvm.") || isInactiveGlobal(*G))
+        return std::nullopt;
+      return ExternalGlobal{G, Loaded};
+    }
+    auto *Load = dyn_cast<LoadInst>(V);
+    if (!Load || Loaded)
+      return std::nullopt;
+    Loaded = true;
+    V = Load->getPointerOperand();
+  }
+}
+
+} // namespace
+
+std::optional<std::string>
+DifferentiabilityChecks::externalGlobalAccess(const Instruction &I) const {
+  const Value *Ptr = getLoadStorePointerOperand(&I);
+  std::optional<ExternalGlobal> External =
+      Ptr ? externalGlobalBehind(Ptr) : std::nullopt;
+  if (!External)
+    return std::nullopt;
+  std::string Name = "'" + External->G->getName().str() + "'";
+  const char *Remedy = "define the global in this file, or compile every "
+                       "file with -flto (full LTO: ThinLTO differentiates "
+                       "each file with only what it imports)";
+  bool VariedStore =
+      isa<StoreInst>(I) && AI.isVaried(cast<StoreInst>(I).getValueOperand());
+  if (External->PointerLoaded &&
+      (VariedStore || (isa<LoadInst>(I) && carriesFloat(I.getType()))))
+    return "floating-point data accessed through a pointer held by " + Name +
+           ", a global defined in another file (only declared here): the "
+           "memory it points to may carry derivatives, which Capsule cannot "
+           "see; " +
+           Remedy;
+  if (!External->PointerLoaded && VariedStore)
+    return "differentiated value stored into " + Name +
+           ", a global defined in another file (only declared here), which "
+           "has no shadow in this file: its derivative would be lost; " +
+           Remedy;
+  return std::nullopt;
+}
+
 std::optional<std::string>
 DifferentiabilityChecks::untrackedAccess(const Instruction &I) const {
+  if (std::optional<std::string> Why = externalGlobalAccess(I))
+    return Why;
   const Value *Ptr = getLoadStorePointerOperand(&I);
   if (!Ptr || !untrackedPointer(Ptr))
     return std::nullopt;

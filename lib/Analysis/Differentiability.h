@@ -38,8 +38,13 @@ public:
   bool untrackedPointer(const llvm::Value *Ptr) const {
     return !AI.hasShadow(Ptr) && !knownWithoutDerivative(Ptr);
   }
-  /// A load or store of floating-point data through an untracked pointer.
+  /// A load or store of floating-point data through an untracked pointer,
+  /// or an external global's access (externalGlobalAccess).
   std::optional<std::string> untrackedAccess(const llvm::Instruction &I) const;
+  /// A differentiated value stored into a global defined in another file,
+  /// or floating-point data accessed through a pointer such a global holds.
+  std::optional<std::string>
+  externalGlobalAccess(const llvm::Instruction &I) const;
   /// A load of 32- or 64-bit integers (or a vector of them) from memory
   /// with derivatives that holds floats or doubles (by its types, or as the
   /// destination of a copy of them), whose value is computed with rather

@@ -136,6 +136,9 @@ Value *CheckpointedGradients::lower(const GradientRequest &R) {
                         : Constant::getNullValue(Arg->getType());
     Value *ShadowSlot = Slot(PointerShadows, H.ArgOffsets[K]);
     if (!Root.getArg(K)->hasByValAttr()) {
+      if (R.Sig.Args[K] == ArgActivity::Dup && Arg->getType()->isPointerTy())
+        B.CreateCall(ABI.checkCheckpointedShadow(),
+                     {Arg, Shadow, B.getInt32(K + 1)});
       B.CreateStore(Shadow, ShadowSlot);
       continue;
     }

@@ -669,6 +669,13 @@ StructType *RuntimeABI::checkpointedEntryType() {
   return StructType::get(C, {Ptr, Ptr, Ptr, Ptr, I32, I32});
 }
 
+FunctionCallee RuntimeABI::checkCheckpointedShadow() {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  return function("__capsule_check_checkpointed_shadow", Type::getVoidTy(C),
+                  {Ptr, Ptr, Type::getInt32Ty(C)});
+}
+
 FunctionCallee RuntimeABI::runCheckpointed() {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);

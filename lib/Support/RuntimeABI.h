@@ -266,6 +266,8 @@ public:
   llvm::StructType *checkpointedEntryType();
   /// void (ptr checkpointed entry, ptr frame).
   llvm::FunctionCallee runCheckpointed();
+  /// void (ptr primal, ptr shadow, i32 arg)
+  llvm::FunctionCallee checkCheckpointedShadow();
 
 private:
   llvm::GlobalVariable *external(llvm::StringRef Name, llvm::Type *Ty);

@@ -1,5 +1,7 @@
-// std::vector<double> inside f: construct from a range, push_back (reallocating), range-for update, std::accumulate, std::inner_product.
+// std::vector<double> inside f: construct from a range, push_back (reallocating), range-for update, std::accumulate, std::inner_product, copy assignment (into an empty vector and over a shorter one).
+// At -O1 the copy assignment is not inlined: its copies move between buffers nothing in it types but the debug type of the vector's elements (was refused).
 // RUN: %clangxx -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
+// RUN: %clangxx -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags && %t1
 // RUN: %clangxx -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
 // RUN: %clangxx -O2 -fno-exceptions -g %capsule_cflags %s -o %t2n %capsule_ldflags && %t2n
 // RUN: %check_checkpointed %clangxx %s %t.ck -O2 -g %capsule_cflags -- %capsule_ldflags
@@ -17,7 +19,11 @@ double f(const double *x, int n) {
     w.push_back(v[i] * v[(i + 1) % n]);
   for (double &e : v)
     e = std::sin(e);
-  double s = std::accumulate(w.begin(), w.end(), 0.0);
+  std::vector<double> copy, over(2, 1.0);
+  copy = w;
+  over = v;
+  double s = std::accumulate(copy.begin(), copy.end(), 0.0);
+  s += over[2] * over[3];
   s += std::inner_product(v.begin(), v.end(), w.begin(), 0.0);
   return s * s * 0.1 + v.back();
 }
