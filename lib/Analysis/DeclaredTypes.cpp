@@ -39,20 +39,51 @@ bool isPointerTag(unsigned Tag) {
          Tag == dwarf::DW_TAG_rvalue_reference_type;
 }
 
+/// Whether \p T is a byte type, through which code addresses any memory
+/// (`char *`, `unsigned char *`, `std::byte *`).
+bool isByteType(const DIType *T) {
+  T = unqualified(T);
+  return T && T->getSizeInBits() == 8 &&
+         (isa<DIBasicType>(T) || T->getTag() == dwarf::DW_TAG_enumeration_type);
+}
+
+/// What the pointer type \p T points to, if it says: not `void *` nor a
+/// pointer to bytes.
+const DIType *knownPointee(const DIType *T) {
+  auto *P = dyn_cast_or_null<DIDerivedType>(unqualified(T));
+  const DIType *Pointee =
+      P && isPointerTag(P->getTag()) ? unqualified(P->getBaseType()) : nullptr;
+  return Pointee && !isByteType(Pointee) ? Pointee : nullptr;
+}
+
 /// The type of the variable whose value (a dbg_value of \p V) or whose
 /// storage (a dbg_declare of the stack slot \p V) the debug records
-/// describe, without a complex expression in between.
+/// describe, without a complex expression in between. One value may be
+/// several variables (`unsigned char *p = (unsigned char *)x`, optimized):
+/// the one whose type says what it points to, unless two disagree.
 const DIType *variableTypeAt(const Value *V) {
   SmallVector<DbgVariableIntrinsic *, 2> Intrinsics;
   SmallVector<DbgVariableRecord *, 2> Records;
   findDbgUsers(Intrinsics, const_cast<Value *>(V), &Records);
+  SmallVector<const DILocalVariable *, 4> Variables;
   for (DbgVariableRecord *R : Records)
     if (!R->hasArgList() && R->getExpression()->getNumElements() == 0)
-      return R->getVariable()->getType();
+      Variables.push_back(R->getVariable());
   for (DbgVariableIntrinsic *I : Intrinsics)
     if (!I->hasArgList() && I->getExpression()->getNumElements() == 0)
-      return I->getVariable()->getType();
-  return nullptr;
+      Variables.push_back(I->getVariable());
+  const DIType *Known = nullptr;
+  for (const DILocalVariable *Var : Variables) {
+    const DIType *T = Var->getType();
+    if (!knownPointee(T))
+      continue;
+    if (Known && knownPointee(Known) != knownPointee(T))
+      return nullptr;
+    Known = T;
+  }
+  if (Known)
+    return Known;
+  return Variables.empty() ? nullptr : Variables.front()->getType();
 }
 
 /// The declared type of the pointer \p Ptr: of the variable it is, of the
@@ -190,22 +221,10 @@ public:
   }
 };
 
-/// Whether \p T is a byte type, through which code addresses any memory
-/// (`char *`, `unsigned char *`, `std::byte *`).
-bool isByteType(const DIType *T) {
-  T = unqualified(T);
-  return T && T->getSizeInBits() == 8 &&
-         (isa<DIBasicType>(T) || T->getTag() == dwarf::DW_TAG_enumeration_type);
-}
-
 /// The type the source declared \p Ptr to point to, if it says something.
 const DIType *declaredPointee(const Value *Ptr) {
-  auto *P =
-      dyn_cast_or_null<DIDerivedType>(unqualified(declaredPointerType(Ptr)));
-  if (!P || !isPointerTag(P->getTag()))
-    return nullptr;
-  const DIType *T = unqualified(P->getBaseType());
-  return T && !isByteType(T) && T->getSizeInBits() ? T : nullptr;
+  const DIType *T = knownPointee(declaredPointerType(Ptr));
+  return T && T->getSizeInBits() ? T : nullptr;
 }
 
 } // namespace

@@ -831,6 +831,22 @@ bool mayMoveFloatingPoint(const Instruction &Access) {
          (K == ElementKind::F64 && T->getScalarSizeInBits() == 64);
 }
 
+bool copiesFloatingPointBytes(const LoadInst &Load, const StoreInst &Store) {
+  const DataLayout &DL = Load.getDataLayout();
+  uint64_t Bytes = DL.getTypeStoreSize(Load.getType());
+  auto IsFloat = [](ElementKind K) {
+    return K == ElementKind::F64 || K == ElementKind::F32;
+  };
+  const Value *From = Load.getPointerOperand(), *To = Store.getPointerOperand();
+  ElementKind AtFrom = kindAtOffset(From, Bytes, DL),
+              AtTo = kindAtOffset(To, Bytes, DL);
+  if (IsFloat(AtFrom) || IsFloat(AtTo))
+    return true;
+  // Where a layout says integers, they are; else the memories' kinds.
+  return AtFrom == ElementKind::Unknown && AtTo == ElementKind::Unknown &&
+         IsFloat(pointeeKind(From)) && IsFloat(pointeeKind(To));
+}
+
 void recordIntegerCopies(Function &F) {
   for (BasicBlock &BB : F)
     for (Instruction &I : BB) {

@@ -20,6 +20,8 @@ class DataLayout;
 class Function;
 class Instruction;
 class LLVMContext;
+class LoadInst;
+class StoreInst;
 class Type;
 class Value;
 } // namespace llvm
@@ -89,6 +91,13 @@ bool integerBySourceType(const llvm::Instruction &Access);
 /// pointers (its source type at -O0, a kind recorded on it, its TBAA tag,
 /// the layout of the struct there, or how the memory is typed elsewhere).
 bool mayMoveFloatingPoint(const llvm::Instruction &Access);
+
+/// Whether the copy of bytes (8- or 16-bit integers) loaded by \p Load and
+/// stored by \p Store moves parts of floating-point numbers: the layout
+/// at one side puts floating-point data there, or both sides point into
+/// memory of floating-point numbers by how it is typed.
+bool copiesFloatingPointBytes(const llvm::LoadInst &Load,
+                              const llvm::StoreInst &Store);
 
 /// Records on the 32- and 64-bit integer copies of \p F (a load and a store
 /// of it) that their memory types them as integers, where

@@ -505,13 +505,22 @@ void GradientGenerator::reverseIntegerStore(StoreInst &SI) {
     checkHandedInteger(SI, V);
   auto *Source = dyn_cast<LoadInst>(V);
   unsigned Bits = V->getType()->getScalarSizeInBits();
-  if (Source && AI.hasShadow(Source->getPointerOperand()) &&
-      (Bits == 32 || Bits == 64) && mayMoveFloatingPoint(SI) &&
+  if (!Source || !AI.hasShadow(Source->getPointerOperand()))
+    return;
+  if ((Bits == 32 || Bits == 64) && mayMoveFloatingPoint(SI) &&
       mayMoveFloatingPoint(*Source))
     unsupported(SI, "untyped " + Twine(Bits) +
                         "-bit copy between memories that have adjoints: it "
                         "may move floating-point data (compile with strict "
                         "aliasing, the default, so that TBAA tells)");
+  // Bytes carry no part of an adjoint: a double copied or swapped byte by
+  // byte (a hand-written generic swap) would keep its adjoint in place.
+  else if (Bits < 32 && copiesFloatingPointBytes(*Source, SI))
+    unsupported(SI, "floating-point data copied byte by byte between "
+                    "memories that have adjoints (a generic copy or swap "
+                    "through char pointers): its derivative would be lost; "
+                    "copy the values whole (memcpy, an assignment, or a "
+                    "temporary of their type)");
 }
 
 void GradientGenerator::reverseCall(CallBase &Call) {
