@@ -56,21 +56,34 @@ const DIType *knownPointee(const DIType *T) {
   return Pointee && !isByteType(Pointee) ? Pointee : nullptr;
 }
 
-/// The type of the variable whose value (a dbg_value of \p V) or whose
-/// storage (a dbg_declare of the stack slot \p V) the debug records
-/// describe, without a complex expression in between. One value may be
-/// several variables (`unsigned char *p = (unsigned char *)x`, optimized):
-/// the one whose type says what it points to, unless two disagree.
-const DIType *variableTypeAt(const Value *V) {
+/// The type of the variable whose value \p V is (a dbg_value), or, for
+/// \p Storage, whose storage the stack slot \p V is (a dbg_declare), as the
+/// debug records describe it without a complex expression in between. (A
+/// slot of a pointer variable is not that pointer: only its reloads are.)
+/// One value may be several variables (`unsigned char *p = (unsigned char
+/// *)x`, optimized): the one whose type says what it points to, unless two
+/// disagree.
+const DIType *variableTypeAt(const Value *V, bool Storage) {
   SmallVector<DbgVariableIntrinsic *, 2> Intrinsics;
   SmallVector<DbgVariableRecord *, 2> Records;
   findDbgUsers(Intrinsics, const_cast<Value *>(V), &Records);
   SmallVector<const DILocalVariable *, 4> Variables;
+  // Records of assignments (dbg_assign) name the slot as an address too:
+  // only declarations and values whose location is V itself count.
+  auto Describes = [&](bool Declare, bool IsValue, bool ArgList,
+                       const DIExpression *E, const Value *Location) {
+    return (Storage ? Declare : IsValue) && !ArgList &&
+           E->getNumElements() == 0 && Location == V;
+  };
   for (DbgVariableRecord *R : Records)
-    if (!R->hasArgList() && R->getExpression()->getNumElements() == 0)
+    if (Describes(R->isDbgDeclare(), R->isDbgValue(), R->hasArgList(),
+                  R->getExpression(), R->getVariableLocationOp(0)))
       Variables.push_back(R->getVariable());
   for (DbgVariableIntrinsic *I : Intrinsics)
-    if (!I->hasArgList() && I->getExpression()->getNumElements() == 0)
+    if (Describes(isa<DbgDeclareInst>(I),
+                  isa<DbgValueInst>(I) && !isa<DbgAssignIntrinsic>(I),
+                  I->hasArgList(), I->getExpression(),
+                  I->getVariableLocationOp(0)))
       Variables.push_back(I->getVariable());
   const DIType *Known = nullptr;
   for (const DILocalVariable *Var : Variables) {
@@ -90,7 +103,7 @@ const DIType *variableTypeAt(const Value *V) {
 /// result of the function it is returned by, or, at -O0, of the variable
 /// in the stack slot it is reloaded from or stored to.
 const DIType *declaredPointerType(const Value *Ptr) {
-  if (const DIType *T = variableTypeAt(Ptr))
+  if (const DIType *T = variableTypeAt(Ptr, /*Storage=*/false))
     return T;
   // A call's result: the declared result type of the function it calls (an
   // iterator's `operator*` at -O0, which returns a reference).
@@ -102,12 +115,12 @@ const DIType *declaredPointerType(const Value *Ptr) {
             return Type->getTypeArray()[0];
   if (auto *Load = dyn_cast<LoadInst>(Ptr))
     if (auto *Slot = dyn_cast<AllocaInst>(Load->getPointerOperand()))
-      return variableTypeAt(Slot);
+      return variableTypeAt(Slot, /*Storage=*/true);
   for (const User *U : Ptr->users())
     if (auto *Store = dyn_cast<StoreInst>(U);
         Store && Store->getValueOperand() == Ptr)
       if (auto *Slot = dyn_cast<AllocaInst>(Store->getPointerOperand()))
-        if (const DIType *T = variableTypeAt(Slot))
+        if (const DIType *T = variableTypeAt(Slot, /*Storage=*/true))
           return T;
   return nullptr;
 }

@@ -1,4 +1,5 @@
 // memcpy (input to scratch; struct assignment), overlapping memmove in both directions, memset zeroing part of a buffer, memcmp of active data compared with 0 (which LLVM makes a call of bcmp at -O2; was refused as a call without a derivative).
+// memcpy of a pointer variable and of a struct of pointers: at -O0 the debug type of the pointer variable's stack slot must not be taken for what the slot holds (a copy of `double *` taken for doubles lost its shadows: a crash).
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
 // RUN: %clang -O3 -g %capsule_cflags %s -o %t3 %capsule_ldflags -lm && %t3
@@ -29,7 +30,13 @@ double f(const double *x, int n) {
     s += a.v[i] * a.v[i] * (i + 1) + sin(buf[i]) + b.v[i] * x[0];
   if (memcmp(&a, &b, sizeof a) == 0) /* equal: both copies of buf */
     s *= 1.5;
-  return s;
+  const double *p = x, *q;
+  memcpy(&q, &p, sizeof p);
+  struct {
+    const double *first, *second;
+  } rows = {x, x + 1}, copy;
+  memcpy(&copy, &rows, sizeof rows);
+  return s + q[0] * q[1] + 3 * copy.first[0] * copy.second[1];
 }
 
 static double f_fd(double *x, void *ctx) { return f(x, *(int *)ctx); }
