@@ -447,6 +447,7 @@ typedef struct capsule_checkpointed_entry {
 // would restore the adjoints the reverse sweeps accumulated there.
 void __capsule_check_checkpointed_shadow(const void *primal,
                                          const void *shadow, uint32_t arg);
+
 // Computes the gradient of the root whose arguments are in `frame` (from
 // __capsule_root_frame) with the configured checkpoint schedule, and leaves
 // memory as the root leaves it.

@@ -170,10 +170,8 @@ void TangentGenerator::tangentNestedRuntime(CallBase &Call,
   switch (Kind) {
   case NestedRuntime::SinkOf:
     Clone->setCalledFunction(D.abi().tangentSinkOf(SinkLevel::Nested));
-    return setTwin(
-        &Call, B.CreateCall(D.abi().tangentSinkOf(SinkLevel::Twin), {Clone}));
-  case NestedRuntime::LoadedSinkOf:
-    // The place found is in the sink the slot is in, whichever level's.
+    [[fallthrough]];
+  case NestedRuntime::LoadedSinkOf: // its place is in its slot's sink
     return setTwin(
         &Call, B.CreateCall(D.abi().tangentSinkOf(SinkLevel::Twin), {Clone}));
   case NestedRuntime::SinkFill:

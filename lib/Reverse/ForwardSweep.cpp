@@ -142,17 +142,17 @@ Value *GradientGenerator::shadowOrSink(IRBuilder<> &B, Value *V) {
 }
 
 /// \p Shadow, loaded beside \p Primal, with every pointer (field) replaced
-/// by the pointer's place in the sink where \p InSink holds, or, without
-/// it, where the pointer's shadow is null.
-Value *GradientGenerator::sinkPlacesWhere(IRBuilder<> &B, Value *Primal,
-                                          Value *Shadow, Value *InSink) {
+/// by the pointer's place in the sink at \p SinkBase where \p InSink
+/// holds, or, without it, where the pointer's shadow is null.
+Value *GradientGenerator::sinkPlacesWhere(IRBuilder<> &B, Value *SinkBase,
+                                          Value *Primal, Value *Shadow,
+                                          Value *InSink) {
   Type *Ty = Primal->getType();
   if (Ty->isPointerTy()) {
     Value *Index = B.CreateAnd(B.CreatePtrToInt(Primal, B.getInt64Ty()),
                                B.getInt64(SinkMask));
-    Value *Sink = splatLanes(
-        B, B.CreateGEP(B.getInt8Ty(), D.abi().loadSinkBase(B), Index, "sink"),
-        W);
+    Value *Sink =
+        splatLanes(B, B.CreateGEP(B.getInt8Ty(), SinkBase, Index, "sink"), W);
     return B.CreateSelect(InSink ? InSink : B.CreateIsNull(Shadow), Sink,
                           Shadow);
   }
@@ -165,22 +165,23 @@ Value *GradientGenerator::sinkPlacesWhere(IRBuilder<> &B, Value *Primal,
     Value *PrimalField = B.CreateExtractValue(Primal, K);
     if (!carriesPointer(PrimalField->getType()))
       continue;
-    Value *Field = sinkPlacesWhere(B, PrimalField,
+    Value *Field = sinkPlacesWhere(B, SinkBase, PrimalField,
                                    B.CreateExtractValue(Shadow, K), InSink);
     Shadow = B.CreateInsertValue(Shadow, Field, K);
   }
   return Shadow;
 }
 
-/// Whether the shadow memory at \p ShadowAddress is the sink: the shadow
-/// of memory without adjoints (a const argument's), whose pointers have no
-/// shadows stored beside them. Every lane's shadow is then the sink.
-Value *GradientGenerator::inSink(IRBuilder<> &B, Value *ShadowAddress) {
-  Value *Base = D.abi().loadSinkBase(B);
+/// Whether the shadow memory at \p ShadowAddress is the sink at
+/// \p SinkBase (null until reserved): the shadow of memory without
+/// adjoints (a const argument's), whose pointers have no shadows stored
+/// beside them. Every lane's shadow is then the sink.
+Value *GradientGenerator::inSink(IRBuilder<> &B, Value *SinkBase,
+                                 Value *ShadowAddress) {
   Value *Offset = B.CreateSub(
       B.CreatePtrToInt(laneOf(B, ShadowAddress, 0, W), B.getInt64Ty()),
-      B.CreatePtrToInt(Base, B.getInt64Ty()));
-  return B.CreateAnd(B.CreateIsNotNull(Base),
+      B.CreatePtrToInt(SinkBase, B.getInt64Ty()));
+  return B.CreateAnd(B.CreateIsNotNull(SinkBase),
                      B.CreateICmpULT(Offset, B.getInt64(SinkBytes)), "in.sink");
 }
 
@@ -238,10 +239,12 @@ void GradientGenerator::createShadow(Instruction &I, Instruction *FwdI) {
     // beside them: they get their places in the sink too. In checkpointed
     // code, any pointer whose shadow comes back null (see
     // CheckpointedShadows.cpp). A stack slot's shadow is its own.
-    if (Checkpointed)
-      S = sinkPlacesWhere(B, FwdI, S, nullptr);
-    else if (!isa<AllocaInst>(getUnderlyingObject(Ptr)))
-      S = sinkPlacesWhere(B, FwdI, S, inSink(B, Slot));
+    if (Checkpointed) {
+      S = sinkPlacesWhere(B, D.abi().loadSinkBase(B), FwdI, S, nullptr);
+    } else if (!isa<AllocaInst>(getUnderlyingObject(Ptr))) {
+      Value *SinkBase = D.abi().loadSinkBase(B);
+      S = sinkPlacesWhere(B, SinkBase, FwdI, S, inSink(B, SinkBase, Slot));
+    }
   } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
     // Non-pointer fields of a shadow aggregate carry nothing; a pointer
     // without a shadow beside ones with shadows ({x, c} of a dup x and a

@@ -270,9 +270,11 @@ private:
   }
   void unsupported(const llvm::Instruction &I, const llvm::Twine &Why);
   llvm::Value *shadowOrSink(llvm::IRBuilder<> &B, llvm::Value *V);
-  llvm::Value *sinkPlacesWhere(llvm::IRBuilder<> &B, llvm::Value *Primal,
-                               llvm::Value *Shadow, llvm::Value *InSink);
-  llvm::Value *inSink(llvm::IRBuilder<> &B, llvm::Value *ShadowAddress);
+  llvm::Value *sinkPlacesWhere(llvm::IRBuilder<> &B, llvm::Value *SinkBase,
+                               llvm::Value *Primal, llvm::Value *Shadow,
+                               llvm::Value *InSink);
+  llvm::Value *inSink(llvm::IRBuilder<> &B, llvm::Value *SinkBase,
+                      llvm::Value *ShadowAddress);
   /// The shadow of the aggregate \p Agg that a field with a shadow is
   /// being inserted into: where Agg has none, the insertvalue chain that
   /// built it, its pointers in the sink.
