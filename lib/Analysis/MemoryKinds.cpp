@@ -755,6 +755,18 @@ ElementKind copiedElementKind(const CallBase &Call) {
   return E.kind();
 }
 
+bool copiesPointerFreeConstant(const CallBase &Copy) {
+  auto *G = dyn_cast<GlobalVariable>(
+      getUnderlyingObject(Copy.getArgOperand(1), /*MaxLookup=*/0));
+  if (!G || !G->isConstant() || !G->hasDefinitiveInitializer())
+    return false;
+  return none_of(layoutRuns(G->getValueType(), Copy.getDataLayout()),
+                 [](const MemoryRun &Run) {
+                   return Run.Kind == ElementKind::Pointer ||
+                          Run.Kind == ElementKind::Unknown;
+                 });
+}
+
 void markExactAccessType(Instruction &Access) {
   Access.setMetadata(ExactAccessTypeKind, MDNode::get(Access.getContext(), {}));
 }

@@ -51,6 +51,11 @@ ElementKind kindOfRuns(llvm::ArrayRef<MemoryRun> Runs);
 /// mixes floating-point data with pointers or doubles with floats.
 ElementKind copiedElementKind(const llvm::CallBase &Call);
 
+/// Whether the memcpy/memmove \p Copy reads a constant global whose
+/// initializer holds no pointers (a local array's initializer, a string
+/// literal): whatever its bytes are, they carry no derivative and make no
+/// pointer, so the destination's adjoints are cleared, whatever it held.
+bool copiesPointerFreeConstant(const llvm::CallBase &Copy);
 /// Records the kind of a copy, decided while what tells it can still be
 /// seen: a realloc the copy replaces (the chain of blocks a pointer is
 /// reallocated through), the stack slots and parameters a step function

@@ -835,7 +835,8 @@ void GradientGenerator::reverseMemTransfer(CallBase &Call) {
   ElementKind Kind = copiedElementKind(Call);
   if (Kind == ElementKind::Pointer || Kind == ElementKind::Integer)
     return;
-  if (Kind == ElementKind::Unknown)
+  bool FromConstant = !AI.hasShadow(Src) && copiesPointerFreeConstant(Call);
+  if (Kind == ElementKind::Unknown && !FromConstant)
     return unsupported(Call, "cannot tell whether this copy moves "
                              "floating-point data (mixed or unknown element "
                              "types)");
