@@ -389,6 +389,24 @@ void addSameFieldUses(Evidence &E, const Value *Ptr) {
         addDirectUses(E, &J);
 }
 
+/// Where the pointer phi \p V starts, when every other incoming value steps
+/// the phi itself (`p++` in a hand-written copy loop: `*d++ = *s++`): the
+/// pointer stays in the memory it starts in.
+static const Value *startOfSteppedPointer(const Value *V) {
+  auto *Phi = dyn_cast<PHINode>(V);
+  if (!Phi)
+    return nullptr;
+  const Value *Start = nullptr;
+  for (const Value *In : Phi->incoming_values()) {
+    if (getUnderlyingObject(In) == Phi)
+      continue;
+    if (Start && Start != In)
+      return nullptr;
+    Start = In;
+  }
+  return Start;
+}
+
 void addPointer(Evidence &E, const Value *Ptr, unsigned Depth) {
   if (auto *GEP = dyn_cast<GEPOperator>(Ptr))
     E.addType(GEP->getResultElementType());
@@ -399,6 +417,12 @@ void addPointer(Evidence &E, const Value *Ptr, unsigned Depth) {
   if (E.any())
     return;
   const Value *Base = getUnderlyingObject(Ptr);
+  for (unsigned Hops = 0; Hops < 4; ++Hops) {
+    const Value *Start = startOfSteppedPointer(Base);
+    if (!Start)
+      break;
+    Base = getUnderlyingObject(Start);
+  }
   if (auto *AI = dyn_cast<AllocaInst>(Base))
     E.addType(AI->getAllocatedType());
   else if (auto *G = dyn_cast<GlobalVariable>(Base))
