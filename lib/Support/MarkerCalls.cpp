@@ -196,7 +196,7 @@ private:
   bool parseReverseTail(Type *RetTy);
   bool checkAugmentResultType(Type *RetTy);
   bool parseWidth();
-  Value *parseShadows(unsigned ParamNo, Value *Stride);
+  Value *parseShadows(unsigned ParamNo, Value *Stride, Value *Primal);
   bool checkLanesResultType(llvm::Type *Produced);
   bool applyResultMarkers(llvm::Type *RetTy);
   bool checkPrimalResultType(llvm::Type *Produced);
@@ -333,6 +333,25 @@ bool RequestParser::parseReverseTail(Type *RetTy) {
   return true;
 }
 
+/// The bytes of \p T up to the end of its last field's data: its store
+/// size without the tail padding of a struct (nested structs included).
+static uint64_t dataBytes(const DataLayout &DL, Type *T) {
+  auto *S = dyn_cast<StructType>(T);
+  if (!S || S->getNumElements() == 0)
+    return DL.getTypeStoreSize(T);
+  unsigned Last = S->getNumElements() - 1;
+  return DL.getStructLayout(S)->getElementOffset(Last) +
+         dataBytes(DL, S->getElementType(Last));
+}
+
+/// Whether \p A and \p B hold the same bytes of data, tail padding aside:
+/// the C ABI returns `struct { float a, b, c; }` (12 bytes) as
+/// `{ <2 x float>, float }`, whose store size counts the padding its vector
+/// field's alignment adds at the end.
+static bool sameDataBytes(const DataLayout &DL, Type *A, Type *B) {
+  return dataBytes(DL, A) == dataBytes(DL, B);
+}
+
 /// The augmented half returns, by its declared type, nothing (when
 /// enzyme_tape keeps the tape), the tape, or a struct of the tape (unless
 /// enzyme_tape keeps it), f's result and, for a pointer result, its shadow.
@@ -360,8 +379,7 @@ bool RequestParser::checkAugmentResultType(Type *RetTy) {
       With.push_back(RetTy);
       if (Shadow)
         With.push_back(RetTy);
-      if (DL.getTypeStoreSize(StructType::get(Call.getContext(), With)) ==
-          DL.getTypeStoreSize(T)) {
+      if (sameDataBytes(DL, StructType::get(Call.getContext(), With), T)) {
         R.ReturnPrimal = true;
         R.ReturnShadow = Shadow;
         return true;
@@ -539,7 +557,7 @@ bool RequestParser::parseArgument(unsigned ParamNo) {
     if (!ParamTy->isPointerTy())
       return fail(How + " marks " + argName(ParamNo) +
                   ", which is not a pointer");
-    Value *Shadows = parseShadows(ParamNo, Stride);
+    Value *Shadows = parseShadows(ParamNo, Stride, V);
     if (!Shadows)
       return false;
     R.Shadows.push_back(Shadows);
@@ -565,9 +583,10 @@ bool RequestParser::parseArgument(unsigned ParamNo) {
   return true;
 }
 
-/// The shadow of a dup pointer, or in vector mode its Width shadows: each
-/// given, or a stride apart from the first.
-Value *RequestParser::parseShadows(unsigned ParamNo, Value *Stride) {
+/// The shadow of the dup pointer \p Primal, or in vector mode its Width
+/// shadows: each given, or a stride apart from the first.
+Value *RequestParser::parseShadows(unsigned ParamNo, Value *Stride,
+                                   Value *Primal) {
   IRBuilder<> B(&Call);
   unsigned Given = Stride ? 1 : Width;
   SmallVector<Value *, 8> Shadows;
@@ -588,6 +607,13 @@ Value *RequestParser::parseShadows(unsigned ParamNo, Value *Stride) {
     if (!Shadow->getType()->isPointerTy())
       return fail(Which + " of " + argName(ParamNo) +
                   " must be a pointer like the argument itself"),
+             nullptr;
+    // A null argument may have a null shadow (an optional argument left
+    // out); memory may not, derivatives are written there.
+    if (isa<ConstantPointerNull>(Shadow) && !isa<ConstantPointerNull>(Primal))
+      return fail(Which + " of " + argName(ParamNo) +
+                  " is a null pointer: pass memory of the argument's shape "
+                  "(zeroed), or mark the argument capsule_const"),
              nullptr;
     Shadows.push_back(Shadow);
   }
@@ -673,8 +699,7 @@ void RequestParser::shadowConstByValCopies() {
 bool RequestParser::checkResultType() {
   const DataLayout &DL = Call.getDataLayout();
   unsigned Outs = count(R.Sig.Args, ArgActivity::Out);
-  TypeSize Needed = DL.getTypeStoreSize(
-      markerAdjointsType(Fn->getFunctionType(), R.Sig.Args, Width));
+  Type *Needed = markerAdjointsType(Fn->getFunctionType(), R.Sig.Args, Width);
   auto Mismatch = [&] {
     if (Width > 1)
       return fail("the call's return type does not fit the " + Twine(Width) +
@@ -690,7 +715,7 @@ bool RequestParser::checkResultType() {
   };
   if (R.ResultSlot) {
     Type *T = Call.getParamStructRetType(0);
-    return Outs && DL.getTypeStoreSize(T) == Needed ? true : Mismatch();
+    return Outs && sameDataBytes(DL, T, Needed) ? true : Mismatch();
   }
   Type *T = Call.getType();
   if (T->isVoidTy())
@@ -713,7 +738,7 @@ bool RequestParser::checkResultType() {
                 " out arguments; declare the marker to return void or a "
                 "struct with one field per out argument");
   }
-  return Outs && DL.getTypeStoreSize(T) == Needed ? true : Mismatch();
+  return Outs && sameDataBytes(DL, T, Needed) ? true : Mismatch();
 }
 
 /// The marker's declared return type receives the tangent of f's result:
@@ -728,8 +753,7 @@ bool RequestParser::checkTangentResultType() {
                (RetTy->isFloatingPointTy() || !carriesFloat(RetTy))) ||
               (T->isPointerTy() && RetTy->isPointerTy()) ||
               (carriesFloat(RetTy) && !RetTy->isFloatingPointTy() &&
-               Call.getDataLayout().getTypeStoreSize(T) ==
-                   Call.getDataLayout().getTypeStoreSize(RetTy));
+               sameDataBytes(Call.getDataLayout(), T, RetTy));
   if (Fits)
     return true;
   std::string RetS;
@@ -747,8 +771,7 @@ bool RequestParser::checkLanesResultType(Type *Produced) {
   const DataLayout &DL = Call.getDataLayout();
   Type *T = declaredResultType();
   Type *RetTy = Fn->getReturnType();
-  if (T->isVoidTy() || RetTy->isVoidTy() ||
-      DL.getTypeStoreSize(T) == DL.getTypeStoreSize(Produced))
+  if (T->isVoidTy() || RetTy->isVoidTy() || sameDataBytes(DL, T, Produced))
     return true;
   std::string TS, RetS;
   raw_string_ostream(TS) << *T;
@@ -768,8 +791,7 @@ bool RequestParser::checkPrimalResultType(Type *Produced) {
   Type *T = declaredResultType();
   bool Fits = T->isVoidTy() || T == Produced ||
               (T->isFloatingPointTy() && Produced->isFloatingPointTy()) ||
-              (Produced->isAggregateType() &&
-               DL.getTypeStoreSize(T) == DL.getTypeStoreSize(Produced));
+              (Produced->isAggregateType() && sameDataBytes(DL, T, Produced));
   if (Fits)
     return true;
   std::string TS, ProducedS;
@@ -860,6 +882,12 @@ std::optional<GradientRequest> RequestParser::parse() {
     if (Half == SplitHalf::Reverse && !parseReverseTail(RetTy))
       return std::nullopt;
   }
+  if (Next + 1 == Call.arg_size())
+    if (std::optional<Marker> Last = markerOf(Call.getArgOperand(Next)))
+      return fail("activity marker '" + Last->Name +
+                  "' ends the call: no argument follows it, and '" +
+                  displayName(*Fn) + "' has no parameter left for one"),
+             std::nullopt;
   if (Next < Call.arg_size())
     return fail("too many arguments: '" + displayName(*Fn) + "' takes " +
                 Twine(NumParams) +
@@ -1029,11 +1057,18 @@ Value *markerResultAs(IRBuilder<> &B, Value *Produced, Type *RetTy) {
     return B.CreateFPCast(Produced, RetTy);
   }
   // The ABI's coerced register type of an aggregate: read back from its
-  // memory image.
+  // memory image, which holds either type (the coerced one may be larger:
+  // tail padding).
   Function *Caller = B.GetInsertBlock()->getParent();
+  const DataLayout &DL = Caller->getDataLayout();
   IRBuilder<> Entry(&Caller->getEntryBlock(),
                     Caller->getEntryBlock().getFirstInsertionPt());
-  AllocaInst *Image = Entry.CreateAlloca(Produced->getType());
+  uint64_t Bytes = std::max(DL.getTypeAllocSize(Produced->getType()),
+                            DL.getTypeAllocSize(RetTy));
+  AllocaInst *Image =
+      Entry.CreateAlloca(ArrayType::get(Entry.getInt8Ty(), Bytes));
+  Image->setAlignment(std::max(DL.getABITypeAlign(Produced->getType()),
+                               DL.getABITypeAlign(RetTy)));
   B.CreateStore(Produced, Image);
   return B.CreateLoad(RetTy, Image);
 }
