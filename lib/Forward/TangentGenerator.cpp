@@ -11,6 +11,7 @@
 #include "Analysis/MemoryKinds.h"
 #include "Support/Cloning.h"
 #include "Support/Diagnostics.h"
+#include "Support/FloatBitOperations.h"
 #include "Support/GeneratedCode.h"
 #include "Support/Lanes.h"
 
@@ -239,7 +240,7 @@ bool TangentGenerator::checkSupported(Instruction &I) {
                   "through a union or a cast pointer); its derivative would "
                   "be lost");
   if (isa<BitCastInst>(I) && AI.isVaried(I.getOperand(0)) &&
-      !carriesFloat(I.getType()))
+      !carriesFloat(I.getType()) && !floatBitsOnlyTested(I))
     return Refuse("floating-point value reinterpreted as bits; its "
                   "derivative would be lost");
   if (std::optional<std::string> Why = Checks.floatFromBits(I))

@@ -16,6 +16,7 @@
 #include "Reverse/GradientGenerator.h"
 #include "Support/CustomRules.h"
 #include "Support/Diagnostics.h"
+#include "Support/FloatBitOperations.h"
 #include "Support/GeneratedCode.h"
 #include "Support/IndirectDispatch.h"
 #include "Support/Lanes.h"
@@ -301,7 +302,7 @@ void GradientGenerator::reverseInstruction(Instruction &I) {
       RB.CreateCall(slotShadowFree(), {Shadow});
     });
   if (isa<BitCastInst>(I) && AI.isVaried(I.getOperand(0)) &&
-      !carriesFloat(I.getType()))
+      !carriesFloat(I.getType()) && !floatBitsOnlyTested(I))
     return unsupported(I, "floating-point value reinterpreted as bits; its "
                           "derivative would be lost");
   if (std::optional<std::string> Why = Checks.floatFromBits(I))

@@ -2,6 +2,7 @@
 #include "Support/FloatBitOperations.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -422,6 +423,31 @@ void rewriteFloatBitOperations(Function &F) {
   }
   retypePhiWebs(F);
   dropUnusedCasts(F);
+}
+
+bool floatBitsOnlyTested(const Instruction &Cast) {
+  SmallVector<const Instruction *, 8> Work{&Cast};
+  SmallPtrSet<const Instruction *, 8> Seen{&Cast};
+  while (!Work.empty()) {
+    const Instruction *I = Work.pop_back_val();
+    for (const User *U : I->users()) {
+      if (isa<ICmpInst, SwitchInst>(U))
+        continue;
+      auto *Bits = dyn_cast<Instruction>(U);
+      bool Extracts =
+          Bits &&
+          (isa<TruncInst, ZExtInst, SExtInst, ExtractElementInst>(Bits) ||
+           Bits->getOpcode() == Instruction::And ||
+           Bits->getOpcode() == Instruction::LShr ||
+           Bits->getOpcode() == Instruction::AShr ||
+           Bits->getOpcode() == Instruction::Shl);
+      if (!Extracts)
+        return false;
+      if (Seen.insert(Bits).second)
+        Work.push_back(Bits);
+    }
+  }
+  return true;
 }
 
 } // namespace capsule

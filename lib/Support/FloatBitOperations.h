@@ -15,7 +15,8 @@
 
 namespace llvm {
 class Function;
-}
+class Instruction;
+} // namespace llvm
 
 namespace capsule {
 
@@ -31,6 +32,13 @@ namespace capsule {
 /// integers that are then only read back as floating point, directly or
 /// through one another, become phis of floating point.
 void rewriteFloatBitOperations(llvm::Function &F);
+
+/// Whether the bits of a floating-point value that \p Cast reinterprets
+/// are only tested (`signbit(x)`: `icmp slt i64 %bits, 0`; `isinf(x)` at
+/// -O0: a mask and an equality): through shifts, masks, truncations and
+/// lane extractions to comparisons and switches. No value derived from
+/// them is computed with, so they need no derivative.
+bool floatBitsOnlyTested(const llvm::Instruction &Cast);
 
 } // namespace capsule
 
