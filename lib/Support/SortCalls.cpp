@@ -25,8 +25,9 @@ std::optional<SmallVector<uint64_t, 4>> pointerStretches(const CallBase &Call) {
   Value *Base = Call.getArgOperand(0);
   ElementKind Kind = pointeeKind(Base);
   auto *Size = dyn_cast<ConstantInt>(Call.getArgOperand(2));
-  // Numbers (with integers) alone; this does not need the size.
-  if (Kind == ElementKind::F64 || Kind == ElementKind::F32)
+  // Numbers alone (an index array, argsort's); this does not need the size.
+  if (Kind == ElementKind::F64 || Kind == ElementKind::F32 ||
+      Kind == ElementKind::Integer)
     return SmallVector<uint64_t, 4>();
   if (!Size || Size->isZero())
     return std::nullopt;
