@@ -12,7 +12,7 @@
 // The callable itself is constant data to the derivative: what it captures
 // takes no derivative (capture parameters, pass variables). Sizes that do
 // not match, and outputs that overlap inputs, throw std::invalid_argument
-// before anything is computed.
+// before anything is computed (with -fno-exceptions: print why and abort).
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_CAPSULE_HPP
 #define CAPSULE_CAPSULE_HPP
@@ -25,6 +25,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <span>
 #include <stdexcept>
 #include <type_traits>
@@ -61,9 +63,18 @@ void gradientInto(const void *f, const double *x, double *grad, std::size_t n) {
                            grad, capsule_const, n);
 }
 
+[[noreturn]] inline void invalidArgument(const char *What) {
+#if defined(__cpp_exceptions)
+  throw std::invalid_argument(What);
+#else
+  std::fprintf(stderr, "capsule: invalid argument: %s\n", What);
+  std::abort();
+#endif
+}
+
 inline void requireSize(std::size_t Got, std::size_t Want, const char *What) {
   if (Got != Want)
-    throw std::invalid_argument(What);
+    invalidArgument(What);
 }
 
 // An output that overlaps an input would be zeroed or overwritten while the
@@ -73,7 +84,7 @@ inline void requireDisjoint(std::span<const double> Out,
   const double *OutEnd = Out.data() + Out.size(),
                *InEnd = In.data() + In.size();
   if (!Out.empty() && !In.empty() && Out.data() < InEnd && In.data() < OutEnd)
-    throw std::invalid_argument(What);
+    invalidArgument(What);
 }
 
 } // namespace detail
