@@ -259,7 +259,20 @@ static std::optional<CalleeKind> memoryIntrinsic(Intrinsic::ID ID) {
   }
 }
 
+std::optional<CalleeKind> alignedNewOrDelete(StringRef Name) {
+  return StringSwitch<std::optional<CalleeKind>>(Name)
+      .Cases("_ZnwmSt11align_val_t", "_ZnamSt11align_val_t",
+             "_ZnwmSt11align_val_tRKSt9nothrow_t",
+             "_ZnamSt11align_val_tRKSt9nothrow_t", CalleeKind::AlignedAlloc)
+      .Cases("_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t",
+             "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t",
+             CalleeKind::Free)
+      .Default(std::nullopt);
+}
+
 static std::optional<CalleeKind> allocationFunction(StringRef Name) {
+  if (std::optional<CalleeKind> Aligned = alignedNewOrDelete(Name))
+    return *Aligned == CalleeKind::AlignedAlloc ? CalleeKind::Alloc : *Aligned;
   return StringSwitch<std::optional<CalleeKind>>(Name)
       .Cases("malloc", "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t",
              "_ZnamRKSt9nothrow_t", CalleeKind::Alloc)

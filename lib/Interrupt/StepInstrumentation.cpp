@@ -126,19 +126,6 @@ journaledLibraryOutputs(StringRef Name) {
       .Default({});
 }
 
-/// C++17's operators new and delete for over-aligned types take the
-/// alignment after the size; the C allocator takes it first.
-static std::optional<CalleeKind> alignedNewOrDelete(StringRef Name) {
-  return StringSwitch<std::optional<CalleeKind>>(Name)
-      .Cases("_ZnwmSt11align_val_t", "_ZnamSt11align_val_t",
-             "_ZnwmSt11align_val_tRKSt9nothrow_t",
-             "_ZnamSt11align_val_tRKSt9nothrow_t", CalleeKind::AlignedAlloc)
-      .Cases("_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t",
-             "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t",
-             CalleeKind::Free)
-      .Default(std::nullopt);
-}
-
 namespace {
 
 class Instrumenter {
