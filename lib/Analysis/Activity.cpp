@@ -135,6 +135,7 @@ bool ActivityInfo::shadowSource(const Instruction &I) const {
     case CalleeKind::Indirect:
       return true;
     case CalleeKind::PointerCast:
+    case CalleeKind::PointerMove:
       return hasShadow(Call->getArgOperand(0));
     default:
       return false;

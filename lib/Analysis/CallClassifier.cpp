@@ -527,6 +527,10 @@ CalleeInfo classifyFunction(Function &Fn) {
       return {CalleeKind::Math, *Op, F};
   if (std::optional<CalleeKind> Kind = allocationFunction(Name))
     return {*Kind, MathOp::Identity, F};
+  // A pointer to the same object as another class (the C++ ABI's
+  // dynamic_cast), or null.
+  if (Name == "__dynamic_cast")
+    return {CalleeKind::PointerMove, MathOp::Identity, F};
   // Random numbers, clocks and input: what they return and write does not
   // depend on the program's values (the reverse sweep drops the adjoints
   // of what they overwrite).

@@ -114,6 +114,8 @@ enum class CalleeKind {
   Realloc,      ///< realloc(p, size)
   Free,         ///< free, delete, delete[]
   PointerCast,  ///< returns its pointer argument (launder.invariant.group)
+  PointerMove,  ///< returns its pointer argument 0 moved by an offset it
+                ///< finds, or null (__dynamic_cast)
   NoDerivative, ///< no derivative flows through it (I/O, hints, random
                 ///< numbers, clocks; Support/LibraryOutputs.h)
   Module,       ///< defined in this module: differentiated recursively; or

@@ -50,7 +50,9 @@ bool DifferentiabilityChecks::knownWithoutDerivative(const Value *Ptr) const {
       if (constantHasShadow(G))
         return false;
     } else if (auto *Call = dyn_cast<CallBase>(V)) {
-      if (!returnsMemoryWithoutDerivatives(*Call))
+      if (classifyCall(*Call).Kind == CalleeKind::PointerMove)
+        Work.push_back(Call->getArgOperand(0));
+      else if (!returnsMemoryWithoutDerivatives(*Call))
         return false;
     } else if (!isa<Argument>(V) && !isa<Function>(V)) {
       return false;

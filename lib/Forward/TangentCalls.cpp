@@ -122,6 +122,15 @@ void TangentGenerator::tangentCall(CallBase &Call) {
         TLS && TLS->isThreadLocal())
       return setTwin(&Call, B.CreateThreadLocalAddress(TLS));
     return setTwin(&Call, twin(Arg(0)));
+  case CalleeKind::PointerMove: {
+    Value *Twins = twin(Arg(0));
+    if (!Twins)
+      return;
+    return setTwin(&Call, makeLanes(B, W, [&](unsigned K) {
+      return movedLikeIts(B, laneOf(B, Twins, K, W), primal(Arg(0)),
+                          Map[&Call]);
+    }));
+  }
   case CalleeKind::NoDerivative:
     return zeroLibraryOutputs(Call);
   case CalleeKind::ParallelSync:

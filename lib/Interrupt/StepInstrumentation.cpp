@@ -312,6 +312,7 @@ bool Instrumenter::checkCall(CallBase &Call) {
   case CalleeKind::MemTransfer:
   case CalleeKind::MemSet:
   case CalleeKind::PointerCast:
+  case CalleeKind::PointerMove:
     return true;
   case CalleeKind::Module:
     // A function with a rule of the user's may be defined elsewhere.

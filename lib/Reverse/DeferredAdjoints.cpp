@@ -105,6 +105,7 @@ static bool reverseMayClearAdjoints(const CallBase &Call) {
   case CalleeKind::Math:
   case CalleeKind::NoDerivative:
   case CalleeKind::PointerCast:
+  case CalleeKind::PointerMove:
   case CalleeKind::Alloc:
   case CalleeKind::Calloc:
   case CalleeKind::AlignedAlloc:

@@ -408,6 +408,14 @@ void GradientGenerator::forwardCall(CallBase &Call, Instruction *FwdI) {
   case CalleeKind::PointerCast:
     Shadow = fwdShadow(Call.getArgOperand(0));
     break;
+  case CalleeKind::PointerMove: {
+    Value *From = fwdValue(Call.getArgOperand(0)),
+          *Shadows = fwdShadow(Call.getArgOperand(0));
+    Shadow = makeLanes(B, W, [&](unsigned K) {
+      return movedLikeIts(B, laneOf(B, Shadows, K, W), From, FwdI);
+    });
+    break;
+  }
   case CalleeKind::MemTransfer: {
     // Shadow pointers are copied along with the pointers they shadow.
     Value *Dst = Call.getArgOperand(0), *Src = Call.getArgOperand(1);

@@ -574,6 +574,7 @@ void GradientGenerator::reverseCall(CallBase &Call) {
     return;
   }
   case CalleeKind::PointerCast:
+  case CalleeKind::PointerMove:
     return;
   case CalleeKind::NoDerivative:
     return reverseLibraryOutputs(Call);

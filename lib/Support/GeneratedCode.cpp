@@ -128,6 +128,14 @@ void dropPrimalOnlyAttributes(Function &Derivative, bool ReturnTypeChanged) {
     Derivative.removeParamAttr(I, Attribute::Returned);
 }
 
+Value *movedLikeIts(IRBuilder<> &B, Value *Shadow, Value *From, Value *To) {
+  Value *Offset = B.CreateSub(B.CreatePtrToInt(To, B.getInt64Ty()),
+                              B.CreatePtrToInt(From, B.getInt64Ty()));
+  Value *Moved = B.CreateGEP(B.getInt8Ty(), Shadow, Offset);
+  return B.CreateSelect(B.CreateIsNull(To),
+                        Constant::getNullValue(Shadow->getType()), Moved);
+}
+
 Value *allocatedBytes(IRBuilder<> &B, CalleeKind Kind,
                       function_ref<Value *(unsigned)> Arg) {
   switch (Kind) {

@@ -79,6 +79,11 @@ void dropPrimalOnlyAttributes(llvm::Function &Derivative,
 void addAtomically(llvm::IRBuilder<> &B, const llvm::DataLayout &DL,
                    llvm::Value *Ptr, llvm::Value *V);
 
+/// \p Shadow moved as the primal pointer \p From was moved to \p To (by
+/// a call that returns its argument adjusted, or null: a dynamic_cast).
+llvm::Value *movedLikeIts(llvm::IRBuilder<> &B, llvm::Value *Shadow,
+                          llvm::Value *From, llvm::Value *To);
+
 /// The bytes an allocation of kind \p Kind (Alloc, Calloc, AlignedAlloc)
 /// asks for, from its i64 arguments \p Arg(K).
 llvm::Value *allocatedBytes(llvm::IRBuilder<> &B, CalleeKind Kind,
