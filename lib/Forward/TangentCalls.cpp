@@ -456,10 +456,9 @@ void TangentGenerator::tangentMemTransfer(CallBase &Call) {
       auto *Copy = cast<CallBase>(cast<CallBase>(Map[&Call])->clone());
       Copy->setArgOperand(0, Dst);
       Copy->setArgOperand(1, laneOf(B, SrcShadow, K, W));
-      // The lanes' shadows are not as aligned as the primal's memory.
-      if (W > 1)
-        for (unsigned Operand : {0, 1})
-          Copy->removeParamAttr(Operand, Attribute::Alignment);
+      // Shadows are not as aligned as the primal's memory (shadowAlign).
+      for (unsigned Operand : {0, 1})
+        Copy->removeParamAttr(Operand, Attribute::Alignment);
       // What the copy moves, for reverse mode over this code (nested
       // differentiation), which sees only tangent pointers.
       recordCopiedKindOf(*Copy, Call);

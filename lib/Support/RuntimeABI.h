@@ -15,12 +15,15 @@
 namespace capsule {
 
 /// The alignment an access to shadow or tangent memory may assume, given
-/// the primal access's: shadow and tangent blocks come from calloc (16
-/// bytes), and a place in one is at the primal's offset from its block, so
-/// a primal over-aligned beyond 16 (an AVX __m256d, alignas(64)) does not
-/// make its shadow so.
+/// the primal access's: a double's. A shadow lies at the primal's offset
+/// from its own block or slot, and the two need not agree modulo 16: a
+/// stack object aligned to 8 (Eigen's LLT<Matrix3d>) and its tangent slot,
+/// a dup argument and the shadow the program passes. Code that peels a
+/// loop to the primal's 16-byte boundary (Eigen's packets) then accesses
+/// the shadow with an aligned SSE load that faults; 8 keeps x86 code to
+/// loads that do not require alignment.
 inline llvm::Align shadowAlign(llvm::Align Primal) {
-  return std::min(Primal, llvm::Align(16));
+  return std::min(Primal, llvm::Align(8));
 }
 
 /// CAPSULE_SINK_MASK of runtime/abi.h: the sink holds the adjoints of the
