@@ -164,17 +164,26 @@ static Type *retypedLoadType(LoadInst &LI, ElementKind Kind) {
 }
 
 /// What integer copy \p LI (a load whose uses all move its bits) moves,
-/// from how the memories it reads and writes are typed elsewhere and from
-/// the float types its bits are read back as: the one kind they all have;
+/// from the layouts of the memories it reads and writes at the bytes it
+/// copies (a pointer field of an Eigen expression object, copied as an i64
+/// beside the expression's double), else how those memories are typed
+/// elsewhere, and from the float types its bits are read back as: the one
+/// kind they all have;
 /// or, where some are integers and the others one floating-point kind, that
 /// kind (integers may share memory with one floating-point kind:
 /// MemoryKinds.h), which is what a double copied through an int64_t is.
 /// Pointers must agree exactly.
 static ElementKind copyKindFromMemory(LoadInst &LI) {
-  SmallVector<ElementKind, 4> Kinds{pointeeKind(LI.getPointerOperand())};
+  const DataLayout &DL = LI.getDataLayout();
+  uint64_t Bytes = DL.getTypeStoreSize(LI.getType());
+  auto KindOf = [&](const Value *Ptr) {
+    ElementKind K = kindAtOffset(Ptr, Bytes, DL);
+    return K != ElementKind::Unknown ? K : pointeeKind(Ptr);
+  };
+  SmallVector<ElementKind, 4> Kinds{KindOf(LI.getPointerOperand())};
   for (const User *U : LI.users())
     if (auto *SI = dyn_cast<StoreInst>(U))
-      Kinds.push_back(pointeeKind(SI->getPointerOperand()));
+      Kinds.push_back(KindOf(SI->getPointerOperand()));
     else if (U->getType()->isPointerTy())
       Kinds.push_back(ElementKind::Pointer);
     else
