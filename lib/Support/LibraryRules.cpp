@@ -252,12 +252,63 @@ void attachRules(Function &F, const DeclaredRoutine &D) {
   appendToCompilerUsed(M, {Aug, Grad, Tan});
 }
 
+/// The subroutine \p F declares as a function returning int (f2c's
+/// convention, which Eigen's blas.h follows: `int dgemv_(...)`), as a
+/// subroutine: its calls call that, and the 0 they returned is a constant.
+/// Null where \p F is not such a declaration of \p R.
+Function *asSubroutine(Function &F, const LibraryRoutine &R) {
+  LLVMContext &C = F.getContext();
+  if (R.Signature[0] != 'v' || !F.isDeclaration() ||
+      !F.getReturnType()->isIntegerTy(32) || F.isVarArg())
+    return nullptr;
+  F.setName("");
+  Function *Sub = Function::Create(
+      FunctionType::get(Type::getVoidTy(C), F.getFunctionType()->params(),
+                        /*isVarArg=*/false),
+      F.getLinkage(), R.Name, F.getParent());
+  if (!routineOf(*Sub)) {
+    Sub->eraseFromParent();
+    F.setName(R.Name);
+    return nullptr;
+  }
+  for (User *U : make_early_inc_range(F.users())) {
+    auto *Call = dyn_cast<CallBase>(U);
+    if (!Call || Call->getCalledOperand() != &F)
+      continue;
+    SmallVector<Value *, 16> Args(Call->args());
+    SmallVector<OperandBundleDef, 1> Bundles;
+    Call->getOperandBundlesAsDefs(Bundles);
+    CallBase *New;
+    if (auto *Invoke = dyn_cast<InvokeInst>(Call))
+      New = InvokeInst::Create(Sub, Invoke->getNormalDest(),
+                               Invoke->getUnwindDest(), Args, Bundles, "",
+                               Call->getIterator());
+    else
+      New = CallInst::Create(Sub, Args, Bundles, "", Call->getIterator());
+    AttributeList Attrs = Call->getAttributes();
+    SmallVector<AttributeSet, 16> ParamAttrs;
+    for (unsigned K = 0; K < Args.size(); ++K)
+      ParamAttrs.push_back(Attrs.getParamAttrs(K));
+    New->setAttributes(
+        AttributeList::get(C, Attrs.getFnAttrs(), AttributeSet(), ParamAttrs));
+    New->setDebugLoc(Call->getDebugLoc());
+    Call->replaceAllUsesWith(ConstantInt::get(Call->getType(), 0));
+    Call->eraseFromParent();
+  }
+  F.replaceAllUsesWith(Sub); // its address, taken
+  F.eraseFromParent();
+  return Sub;
+}
+
 } // namespace
 
 void attachLibraryRules(Module &M) {
   for (const LibraryRoutine &R : Routines)
-    if (Function *F = M.getFunction(R.Name))
+    if (Function *F = M.getFunction(R.Name)) {
+      if (Function *Sub = asSubroutine(*F, R))
+        F = Sub;
       attachLibraryRules(*F);
+    }
   for (const auto &R : IndexRoutines)
     if (Function *F = M.getFunction(R.first))
       attachLibraryRules(*F);
