@@ -64,7 +64,7 @@ void promoteMarkerOperands(ArrayRef<CallBase *> Calls,
                            FunctionAnalysisManager &FAM) {
   SmallSetVector<Function *, 4> Callers;
   for (CallBase *Call : Calls)
-    if (readsLocalMemory(*Call))
+    if (readsLocalMemory(*Call) || functionOperandCall(*Call))
       Callers.insert(Call->getFunction());
   for (Function *F : Callers)
     promoteStackSlots(*F, FAM);

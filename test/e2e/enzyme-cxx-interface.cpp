@@ -1,4 +1,4 @@
-// Enzyme's C++ interface <enzyme/enzyme>: enzyme::autodiff in Reverse, ReverseWithPrimal and Forward mode with Active, Duplicated, DuplicatedNoNeed and Const arguments (values, pointers, references), explicit and default result activities, functions, function pointers, lambdas with captures and an overloaded function object; classes by value; nested (a Hessian-vector product, the derivative of a lambda that differentiates); results read with enzyme::get and structured bindings, and the template marker called directly. Against closed forms and finite differences, at -O0 to -O3 and checkpointed.
+// Enzyme's C++ interface <enzyme/enzyme>: enzyme::autodiff in Reverse, ReverseWithPrimal and Forward mode with Active, Duplicated, DuplicatedNoNeed and Const arguments (values, pointers, references), explicit and default result activities, functions, function pointers, lambdas with captures (and one converted with + in a marker call whose other operands are constants: at -O0 its conversion was left as the function operand) and an overloaded function object; classes by value; nested (a Hessian-vector product, the derivative of a lambda that differentiates); results read with enzyme::get and structured bindings, and the template marker called directly. Against closed forms and finite differences, at -O0 to -O3 and checkpointed.
 // RUN: %clangxx -std=c++17 -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags && %t0
 // RUN: %clangxx -std=c++17 -O1 -g %capsule_cflags %s -o %t1 %capsule_ldflags && %t1
 // RUN: %clangxx -std=c++17 -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags && %t2
@@ -11,6 +11,12 @@
 #include <vector>
 
 #include "check.h"
+
+// A function whose only marker call has no operand in memory.
+static double lambdaConvertedInMarkerCall() {
+  return __enzyme_autodiff<double>(
+      (void *)+[](double a) { return a * std::exp(a); }, 0.5);
+}
 
 static double product_sin(double x, double y) { return x * y + std::sin(x); }
 static double square(double x) { return x * x; }
@@ -188,6 +194,11 @@ static void callables() {
   auto dplus = enzyme::autodiff<enzyme::Reverse>(plus, enzyme::Active(2.0));
   check_cf("captureless lambda as pointer",
            enzyme::get<0>(enzyme::get<0>(dplus)), 12.0);
+  // The same lambda converted in the marker call itself, whose other
+  // operands are constants: at -O0 the conversion operator's call was left
+  // as the function operand ("the first argument must be the function").
+  check_cf("captureless lambda converted in a marker call",
+           lambdaConvertedInMarkerCall(), 1.5 * std::exp(0.5));
 
   auto od = enzyme::autodiff<enzyme::Reverse>(Overloaded{},
                                               enzyme::Active<double>(3.1));
