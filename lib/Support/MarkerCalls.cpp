@@ -804,6 +804,19 @@ bool RequestParser::checkPrimalResultType(Type *Produced) {
               ")");
 }
 
+/// Why \p Fn, which returns a struct in memory through a hidden pointer
+/// (an sret parameter: a struct larger than 16 bytes on x86-64), cannot be
+/// what \p What takes: the marker would take the hidden pointer for its
+/// first argument.
+static std::string structInMemoryRefusal(const Function &Fn, StringRef What) {
+  return "'" + displayName(Fn) +
+         "' returns a struct in memory (through a hidden pointer, as C "
+         "returns structs larger than 16 bytes), which " +
+         What.str() +
+         " does not support yet; write the result through a pointer "
+         "argument instead";
+}
+
 std::optional<GradientRequest> RequestParser::parse() {
   if (Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet)) {
     R.ResultSlot = Call.getArgOperand(0);
@@ -830,6 +843,19 @@ std::optional<GradientRequest> RequestParser::parse() {
                 "' takes a variable number of arguments, which is not "
                 "supported"),
            std::nullopt;
+  if (Fn->hasStructRetAttr()) {
+    Type *Result = Fn->getParamStructRetType(0);
+    if (!Forward && carriesFloat(Result))
+      return fail("'" + displayName(*Fn) +
+                  "' returns an aggregate of floating-point values (in "
+                  "memory, through a hidden pointer), which cannot be "
+                  "seeded; return a scalar, or write the results through a "
+                  "capsule_dup pointer"),
+             std::nullopt;
+    return fail(structInMemoryRefusal(*Fn, Forward ? "forward mode"
+                                                   : "a gradient marker")),
+           std::nullopt;
+  }
   // The call's tangents and shadows follow the arguments as the C ABI
   // passes them.
   Pairing P = Forward ? Pairing::ForwardMarker : Pairing::ReverseMarker;
@@ -1019,6 +1045,8 @@ std::optional<RunRequest> parseRunRequest(CallBase &Call, RunMarkerKind Kind) {
     return Fail("'" + displayName(*Fn) +
                 "' takes a variable number of arguments, which is not "
                 "supported");
+  if (Fn->hasStructRetAttr())
+    return Fail(structInMemoryRefusal(*Fn, Marker.str()));
   RunRequest R{&Call, Kind, Fn, nullptr, {}};
   if (Interrupt) {
     R.Limit = convertMarkerArgument(Call, Call.getArgOperand(1),
