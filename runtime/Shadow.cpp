@@ -1,13 +1,17 @@
 //===- Shadow.cpp - Shadows of heap blocks allocated by differentiated code
 //===//
 //
-// Each shadow carries a header before the bytes it hands out: the size (for
-// realloc), whether the primal block was freed, and a mark that tells the
-// runtime's blocks from shadows the program allocated itself (a dup
-// argument's heap block, freed or reallocated by the function): those are
-// the program's, and nothing is written before them. A multiple of 16
-// bytes keeps the shadow as aligned as malloc's blocks. The mark lies where
-// glibc keeps the high half of a block's size, which is 0 below 4 GiB.
+// A shadow block is a plain calloc'ed block, so that one a gradient hands
+// to the program (the shadow of a block the function allocated and kept: a
+// dup object's std::vector grown by push_back) can be freed, or deleted, by
+// the program like the block it shadows. What the runtime knows of its
+// blocks lies aside, keyed by address: the size (for realloc) and whether
+// the primal block was freed. A shadow not there is the program's (the
+// shadow of a dup argument's block, freed inside the function): the
+// runtime leaves it alone. A block leaves the table when the reverse sweep
+// passes its allocation, the last time this gradient uses it: freed if its
+// primal was, else handed to the program, so that a later block the
+// program allocates at that address is never taken for the runtime's.
 //
 // A green run's untaped sweep (GreenRun.h) never allocates here: it is
 // checkpointed code, which derives heap shadows from arena addresses and
@@ -17,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "Config.h"
 #include "GreenRun.h"
+#include "Support.h"
 #include "abi.h"
 
 #include <cstdio>
@@ -25,23 +30,103 @@
 
 namespace {
 
-constexpr uint32_t ShadowMark = 0xca95d1f7;
+/// The runtime's shadow blocks: an open-addressing hash map from address
+/// to size and primal-freed mark (0 marks an empty slot), linear probing,
+/// at most half full, entries shifted back on removal. Threads of a
+/// parallel region allocate and release blocks too: one mutex guards it.
+struct ShadowBlocks {
+  pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
+  uintptr_t *Keys = nullptr;
+  uint64_t *Bytes = nullptr;
+  bool *PrimalFreed = nullptr;
+  uint64_t Mask = 0; // capacity - 1
+  uint64_t Count = 0;
 
-struct alignas(16) ShadowHeader {
-  uint64_t Bytes;
-  uint32_t PrimalFreed;
-  uint32_t Mark;
+  uint64_t home(uintptr_t Key) const {
+    return ((Key >> 4) * 0x9E3779B97F4A7C15ull >> 20) & Mask;
+  }
+  /// The slot of \p Key, or of the empty slot where it would go.
+  uint64_t slotOf(uintptr_t Key) const {
+    uint64_t I = home(Key);
+    while (Keys[I] && Keys[I] != Key)
+      I = (I + 1) & Mask;
+    return I;
+  }
+  void grow();
+  void insert(uintptr_t Key, uint64_t Size);
+  /// The slot holding \p Key, or -1.
+  int64_t find(uintptr_t Key) const {
+    if (!Keys || !Key)
+      return -1;
+    uint64_t I = slotOf(Key);
+    return Keys[I] ? static_cast<int64_t>(I) : -1;
+  }
+  void erase(uint64_t I);
 };
-static_assert(sizeof(ShadowHeader) % 16 == 0, "shadows are 16-byte aligned");
 
-ShadowHeader *headerOf(void *Shadow) {
-  return static_cast<ShadowHeader *>(Shadow) - 1;
+[[noreturn]] void outOfMemory(uint64_t Bytes);
+
+void ShadowBlocks::grow() {
+  uint64_t OldCap = Keys ? Mask + 1 : 0, Cap = OldCap ? 2 * OldCap : 1024;
+  uintptr_t *OldKeys = Keys;
+  uint64_t *OldBytes = Bytes;
+  bool *OldFreed = PrimalFreed;
+  Keys = static_cast<uintptr_t *>(calloc(Cap, sizeof(uintptr_t)));
+  Bytes = static_cast<uint64_t *>(calloc(Cap, sizeof(uint64_t)));
+  PrimalFreed = static_cast<bool *>(calloc(Cap, sizeof(bool)));
+  if (!Keys || !Bytes || !PrimalFreed)
+    outOfMemory(Cap * 17);
+  Mask = Cap - 1;
+  for (uint64_t I = 0; I < OldCap; ++I)
+    if (OldKeys[I]) {
+      uint64_t J = slotOf(OldKeys[I]);
+      Keys[J] = OldKeys[I];
+      Bytes[J] = OldBytes[I];
+      PrimalFreed[J] = OldFreed[I];
+    }
+  free(OldKeys);
+  free(OldBytes);
+  free(OldFreed);
 }
 
-/// Whether \p Shadow is a block of the shadow heap (not null, not the
-/// program's).
-bool onShadowHeap(void *Shadow) {
-  return Shadow && headerOf(Shadow)->Mark == ShadowMark;
+void ShadowBlocks::insert(uintptr_t Key, uint64_t Size) {
+  if (!Keys || 2 * (Count + 1) > Mask + 1)
+    grow();
+  uint64_t I = slotOf(Key);
+  Count += !Keys[I];
+  Keys[I] = Key;
+  Bytes[I] = Size;
+  PrimalFreed[I] = false;
+}
+
+void ShadowBlocks::erase(uint64_t I) {
+  Keys[I] = 0;
+  --Count;
+  // Entries after the hole whose probe passed it move into it.
+  for (uint64_t J = (I + 1) & Mask; Keys[J]; J = (J + 1) & Mask) {
+    uint64_t Home = home(Keys[J]);
+    bool Stays = I <= J ? (I < Home && Home <= J) : (I < Home || Home <= J);
+    if (Stays)
+      continue;
+    Keys[I] = Keys[J];
+    Bytes[I] = Bytes[J];
+    PrimalFreed[I] = PrimalFreed[J];
+    Keys[J] = 0;
+    I = J;
+  }
+}
+
+ShadowBlocks Blocks;
+
+/// The size of the runtime's block \p Shadow; false for null and for
+/// memory the program allocated.
+bool sizeOf(void *Shadow, uint64_t &Size) {
+  capsule::MutexLock Guard(Blocks.Lock);
+  int64_t I = Blocks.find(reinterpret_cast<uintptr_t>(Shadow));
+  if (I < 0)
+    return false;
+  Size = Blocks.Bytes[I];
+  return true;
 }
 
 [[noreturn]] void outOfMemory(uint64_t Bytes) {
@@ -53,11 +138,10 @@ bool onShadowHeap(void *Shadow) {
 }
 
 template <typename T> void addPrefix(void *Old, void *New) {
-  if (!Old || !New)
+  uint64_t OldBytes, NewBytes;
+  if (!sizeOf(Old, OldBytes) || !sizeOf(New, NewBytes))
     return;
-  uint64_t Bytes = headerOf(Old)->Bytes < headerOf(New)->Bytes
-                       ? headerOf(Old)->Bytes
-                       : headerOf(New)->Bytes;
+  uint64_t Bytes = OldBytes < NewBytes ? OldBytes : NewBytes;
   T *DOld = static_cast<T *>(Old);
   T *DNew = static_cast<T *>(New);
   for (uint64_t I = 0, N = Bytes / sizeof(T); I != N; ++I) {
@@ -73,17 +157,17 @@ extern "C" void *__capsule_shadow_alloc(uint64_t Bytes) {
     capsule::failInternal("a shadow was allocated on the shadow heap in a "
                           "green run (%llu bytes)",
                           static_cast<unsigned long long>(Bytes));
-  auto *H =
-      static_cast<ShadowHeader *>(calloc(1, sizeof(ShadowHeader) + Bytes));
-  if (!H)
+  void *Shadow = calloc(1, Bytes ? Bytes : 1);
+  if (!Shadow)
     outOfMemory(Bytes);
-  H->Bytes = Bytes;
-  H->Mark = ShadowMark;
-  return H + 1;
+  capsule::MutexLock Guard(Blocks.Lock);
+  Blocks.insert(reinterpret_cast<uintptr_t>(Shadow), Bytes);
+  return Shadow;
 }
 
 extern "C" void *__capsule_shadow_realloc(void *OldShadow, uint64_t Bytes) {
-  if (OldShadow && !onShadowHeap(OldShadow)) {
+  uint64_t OldBytes = 0;
+  if (OldShadow && !sizeOf(OldShadow, OldBytes)) {
     fprintf(stderr,
             "capsule: the differentiated function reallocates a heap block "
             "whose shadow the program allocated (the shadow of a dup "
@@ -94,10 +178,9 @@ extern "C" void *__capsule_shadow_realloc(void *OldShadow, uint64_t Bytes) {
   }
   void *New = __capsule_shadow_alloc(Bytes);
   if (OldShadow) {
-    uint64_t Old = headerOf(OldShadow)->Bytes;
-    memcpy(New, OldShadow, Old < Bytes ? Old : Bytes);
+    memcpy(New, OldShadow, OldBytes < Bytes ? OldBytes : Bytes);
     // realloc freed the old primal block.
-    headerOf(OldShadow)->PrimalFreed = 1;
+    __capsule_shadow_note_free(OldShadow);
   }
   return New;
 }
@@ -111,24 +194,40 @@ extern "C" void __capsule_realloc_adjoint_f32(void *Old, void *New) {
 }
 
 extern "C" void __capsule_realloc_copy_prefix(void *From, void *To) {
-  if (!From || !To)
+  uint64_t Old, New;
+  if (!sizeOf(From, Old) || !sizeOf(To, New))
     return;
-  uint64_t Old = headerOf(From)->Bytes, New = headerOf(To)->Bytes;
   memcpy(To, From, Old < New ? Old : New);
 }
 
 // A shadow the program allocated stays the program's.
 extern "C" void __capsule_shadow_note_free(void *Shadow) {
-  if (onShadowHeap(Shadow))
-    headerOf(Shadow)->PrimalFreed = 1;
+  capsule::MutexLock Guard(Blocks.Lock);
+  if (int64_t I = Blocks.find(reinterpret_cast<uintptr_t>(Shadow)); I >= 0)
+    Blocks.PrimalFreed[I] = true;
 }
 
 extern "C" void __capsule_shadow_release(void *Shadow) {
-  if (onShadowHeap(Shadow) && headerOf(Shadow)->PrimalFreed)
-    free(headerOf(Shadow));
+  bool Free;
+  {
+    capsule::MutexLock Guard(Blocks.Lock);
+    int64_t I = Blocks.find(reinterpret_cast<uintptr_t>(Shadow));
+    if (I < 0)
+      return;
+    Free = Blocks.PrimalFreed[I];
+    Blocks.erase(I);
+  }
+  if (Free)
+    free(Shadow);
 }
 
 extern "C" void __capsule_shadow_free(void *Shadow) {
-  if (onShadowHeap(Shadow))
-    free(headerOf(Shadow));
+  {
+    capsule::MutexLock Guard(Blocks.Lock);
+    int64_t I = Blocks.find(reinterpret_cast<uintptr_t>(Shadow));
+    if (I < 0)
+      return;
+    Blocks.erase(I);
+  }
+  free(Shadow);
 }

@@ -4,10 +4,12 @@
 // before it, as if it were a block of the runtime's shadow heap, which
 // overwrote glibc's record of the program's block (the program's later
 // free of its shadow aborted; in a training loop, heap corruption). A
-// shadow the program allocated is now left alone. The new block's shadow
-// comes from the shadow heap and is not freed here (docs/limitations.md).
-// Reallocating such a block inside the function stops with a message: the
-// old shadow's size is not known.
+// shadow the program allocated is now left alone, and the new block's shadow
+// is a plain heap block the program frees like the block it shadows (the
+// runtime's blocks carried a header: free() aborted). A block allocated
+// inside the function and kept (`grow`) likewise. Reallocating a block
+// whose shadow the program allocated stops with a message: the old
+// shadow's size is not known.
 // RUN: %clang -O0 -g %capsule_cflags %s -o %t0 %capsule_ldflags -lm && %t0
 // RUN: %clang -O2 -g %capsule_cflags %s -o %t2 %capsule_ldflags -lm && %t2
 // RUN: not %t2 realloc 2>&1 | FileCheck %s
@@ -48,6 +50,18 @@ static double stretch(Series *s, int n) {
   return l;
 }
 
+/* Allocates s->data inside the function and keeps it. */
+static double grow(Series *s, int n) {
+  s->data = malloc(sizeof(double) * (size_t)n);
+  s->n = n;
+  double l = 0;
+  for (int i = 0; i < n; i++) {
+    s->data[i] = s->k * i;
+    l += s->data[i] * s->data[i];
+  }
+  return l;
+}
+
 int main(int argc, char **argv) {
   Series s = {malloc(2 * sizeof(double)), 2, 1.5};
   Series ds = {calloc(2, sizeof(double)), 2, 0};
@@ -72,5 +86,19 @@ int main(int argc, char **argv) {
               CHECK_CF_ATOL);
   free(program_shadow); /* glibc aborted here when its header was written */
   free(s.data);
+  free(ds.data); /* the runtime's block, handed to the program */
+
+  /* Kept blocks, call after call, their shadows freed by the program. */
+  for (int call = 0; call < 3; call++) {
+    Series g = {NULL, 0, 0.5 + call}, dg = {NULL, 0, 0};
+    __capsule_autodiff((void *)grow, capsule_dup, &g, &dg, capsule_const, 5);
+    double want = 0;
+    for (int i = 0; i < 5; i++)
+      want += 2 * i * i * g.k;
+    check_close("dk of a kept block", dg.k, want, CHECK_CF_RTOL,
+                CHECK_CF_ATOL);
+    free(g.data);
+    free(dg.data);
+  }
   return check_report();
 }
