@@ -166,8 +166,9 @@ CalleeInfo classifyFunction(llvm::Function &F);
 /// C++17's operators new and delete for over-aligned types (`new T[n]` of
 /// an `alignas(32)` T, a std::vector of one): AlignedAlloc for new, which
 /// takes the alignment after the size (the C allocator takes it first),
-/// Free for delete. classifyFunction counts their new as Alloc, since
-/// shadows are accessed at most 16-byte aligned (RuntimeABI.h).
+/// Free for delete. classifyFunction counts their new as Alloc: shadow
+/// accesses assume no more than a double's alignment (shadowAlign,
+/// RuntimeABI.h).
 std::optional<CalleeKind> alignedNewOrDelete(llvm::StringRef Name);
 
 /// The runtime entry points that an inner derivative call, lowered first

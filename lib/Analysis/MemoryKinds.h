@@ -56,6 +56,7 @@ ElementKind copiedElementKind(const llvm::CallBase &Call);
 /// literal): whatever its bytes are, they carry no derivative and make no
 /// pointer, so the destination's adjoints are cleared, whatever it held.
 bool copiesPointerFreeConstant(const llvm::CallBase &Copy);
+
 /// Records the kind of a copy, decided while what tells it can still be
 /// seen: a realloc the copy replaces (the chain of blocks a pointer is
 /// reallocated through), the stack slots and parameters a step function

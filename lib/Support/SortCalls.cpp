@@ -25,7 +25,8 @@ std::optional<SmallVector<uint64_t, 4>> pointerStretches(const CallBase &Call) {
   Value *Base = Call.getArgOperand(0);
   ElementKind Kind = pointeeKind(Base);
   auto *Size = dyn_cast<ConstantInt>(Call.getArgOperand(2));
-  // Numbers alone (an index array, argsort's); this does not need the size.
+  // Numbers: floating point with integers, or integers alone (argsort's
+  // index array); this does not need the size.
   if (Kind == ElementKind::F64 || Kind == ElementKind::F32 ||
       Kind == ElementKind::Integer)
     return SmallVector<uint64_t, 4>();
