@@ -4,6 +4,7 @@
 #include "Analysis/MemoryKinds.h"
 #include "Support/CustomRules.h"
 #include "Support/Diagnostics.h"
+#include "Support/FloatBitOperations.h"
 #include "Support/LibraryRules.h"
 #include "Support/MarkerCalls.h"
 
@@ -215,6 +216,15 @@ bool DifferentiabilityChecks::bitsOfShadowedData(const Value *Bits) const {
         Work.push_back(Op);
   }
   return false;
+}
+
+std::optional<std::string>
+DifferentiabilityChecks::floatToBits(const Instruction &I) const {
+  if (!isa<BitCastInst>(I) || !AI.isVaried(I.getOperand(0)) ||
+      carriesFloat(I.getType()) || floatBitsOnlyTested(I))
+    return std::nullopt;
+  return "floating-point value reinterpreted as bits; its derivative would "
+         "be lost";
 }
 
 std::optional<std::string>

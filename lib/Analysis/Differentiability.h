@@ -50,6 +50,10 @@ public:
   /// destination of a copy of them), whose value is computed with rather
   /// than only copied.
   bool readsFloatBitsAsNumber(const llvm::LoadInst &LI) const;
+  /// A bitcast of a differentiated floating-point value to bits that are
+  /// computed with, not only tested (FloatBitOperations.h:
+  /// floatBitsOnlyTested).
+  std::optional<std::string> floatToBits(const llvm::Instruction &I) const;
   /// A bitcast to floating point of integer bits that may hold the
   /// floating-point data of memory with derivatives (what
   /// FloatBitOperations.h could not turn into floating-point operations).

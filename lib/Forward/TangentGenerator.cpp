@@ -11,7 +11,6 @@
 #include "Analysis/MemoryKinds.h"
 #include "Support/Cloning.h"
 #include "Support/Diagnostics.h"
-#include "Support/FloatBitOperations.h"
 #include "Support/GeneratedCode.h"
 #include "Support/Lanes.h"
 
@@ -239,10 +238,8 @@ bool TangentGenerator::checkSupported(Instruction &I) {
     return Refuse("floating-point data read as integer bits (type punning "
                   "through a union or a cast pointer); its derivative would "
                   "be lost");
-  if (isa<BitCastInst>(I) && AI.isVaried(I.getOperand(0)) &&
-      !carriesFloat(I.getType()) && !floatBitsOnlyTested(I))
-    return Refuse("floating-point value reinterpreted as bits; its "
-                  "derivative would be lost");
+  if (std::optional<std::string> Why = Checks.floatToBits(I))
+    return Refuse(*Why);
   if (std::optional<std::string> Why = Checks.floatFromBits(I))
     return Refuse(*Why);
   if (std::optional<std::string> Why = Checks.mergedPointer(I)) {

@@ -16,7 +16,6 @@
 #include "Reverse/GradientGenerator.h"
 #include "Support/CustomRules.h"
 #include "Support/Diagnostics.h"
-#include "Support/FloatBitOperations.h"
 #include "Support/GeneratedCode.h"
 #include "Support/IndirectDispatch.h"
 #include "Support/Lanes.h"
@@ -301,10 +300,8 @@ void GradientGenerator::reverseInstruction(Instruction &I) {
     return forEachLane(RB, shadow(&I), W, [&](Value *Shadow) {
       RB.CreateCall(slotShadowFree(), {Shadow});
     });
-  if (isa<BitCastInst>(I) && AI.isVaried(I.getOperand(0)) &&
-      !carriesFloat(I.getType()) && !floatBitsOnlyTested(I))
-    return unsupported(I, "floating-point value reinterpreted as bits; its "
-                          "derivative would be lost");
+  if (std::optional<std::string> Why = Checks.floatToBits(I))
+    return unsupported(I, *Why);
   if (std::optional<std::string> Why = Checks.floatFromBits(I))
     return unsupported(I, *Why);
 
