@@ -834,8 +834,10 @@ void GradientGenerator::reverseMemTransfer(CallBase &Call) {
   ElementKind Kind = copiedElementKind(Call);
   if (Kind == ElementKind::Pointer || Kind == ElementKind::Integer)
     return;
-  bool FromConstant = !AI.hasShadow(Src) && copiesPointerFreeConstant(Call);
-  if (Kind == ElementKind::Unknown && !FromConstant)
+  // Out of a constant without pointers, whatever the bytes are, the copy
+  // only clears the destination's adjoints (below).
+  if (Kind == ElementKind::Unknown &&
+      (AI.hasShadow(Src) || !copiesPointerFreeConstant(Call)))
     return unsupported(Call, "cannot tell whether this copy moves "
                              "floating-point data (mixed or unknown element "
                              "types)");
