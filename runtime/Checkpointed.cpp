@@ -251,7 +251,9 @@ private:
                  "runs. With OpenMP, keep the team size fixed "
                  "(OMP_DYNAMIC=false, the default, and the same thread "
                  "limit) and do not make a parallel region's loops depend on "
-                 "the order in which threads pass critical sections\n",
+                 "the order in which threads pass critical sections; with "
+                 "-ffast-math, add -fno-associative-math (a reassociated "
+                 "sum may round differently in each run)\n",
                  E.entry->name, static_cast<unsigned long long>(From),
                  static_cast<unsigned long long>(Done),
                  static_cast<unsigned long long>(Steps));

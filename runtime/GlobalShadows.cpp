@@ -14,6 +14,7 @@
 #include "GlobalShadows.h"
 
 #include "RuntimeRegion.h"
+#include "StackGuard.h"
 #include "Support.h"
 #include "abi.h"
 
@@ -71,6 +72,9 @@ void *trapOf(const void *P, const char *Holder) {
     Known |= std::strcmp(Trapped[I], Holder) == 0;
   if (!Known)
     Trapped[TrappedCount++ % TrappedNames] = Holder;
+  // Its handler tells an access of the trap; forward mode's calls arm it
+  // nowhere else.
+  capsule::armStackOverflowGuard();
   return capsule::sinkPlace(TrapBase, P);
 }
 

@@ -197,7 +197,10 @@ bool DifferentiabilityChecks::readsFloatBitsAsNumber(const LoadInst &LI) const {
 /// Whether integer \p Bits are computed from integers loaded out of memory
 /// with derivatives that may hold floating-point data (not known to hold
 /// integers), through integer operations, lane moves, phis and selects.
-bool DifferentiabilityChecks::bitsOfShadowedData(const Value *Bits) const {
+/// With \p KnownFloat, from memory known to hold floating-point data (a
+/// varied float's own bits are refused where they are cast: floatToBits).
+bool DifferentiabilityChecks::bitsOfShadowedData(const Value *Bits,
+                                                 bool KnownFloat) const {
   SmallVector<const Value *, 8> Work{Bits};
   SmallPtrSet<const Value *, 16> Seen;
   while (!Work.empty()) {
@@ -205,8 +208,14 @@ bool DifferentiabilityChecks::bitsOfShadowedData(const Value *Bits) const {
     if (!Seen.insert(V).second || !V->getType()->isIntOrIntVectorTy())
       continue;
     if (auto *LI = dyn_cast<LoadInst>(V)) {
-      if (AI.hasShadow(LI->getPointerOperand()) &&
-          loadedKind(*LI, DL) != ElementKind::Integer)
+      const Value *Ptr = LI->getPointerOperand();
+      ElementKind K = loadedKind(*LI, DL);
+      bool Float = K == ElementKind::F64 || K == ElementKind::F32;
+      if (AI.hasShadow(Ptr) &&
+          (KnownFloat
+               ? Float || copiedFromFloatData(
+                              Ptr, DL.getTypeStoreSize(LI->getType()), DL)
+               : K != ElementKind::Integer))
         return true;
       continue;
     }
@@ -237,6 +246,24 @@ DifferentiabilityChecks::floatFromBits(const Instruction &I) const {
   return "floating-point value made from integer bits of memory that has "
          "derivatives (SIMD integer operations on doubles' bits); its "
          "derivative would be lost";
+}
+
+std::optional<std::string>
+DifferentiabilityChecks::floatBitsStored(const Instruction &I) const {
+  auto *SI = dyn_cast<StoreInst>(&I);
+  auto *Op = SI ? dyn_cast<BinaryOperator>(SI->getValueOperand()) : nullptr;
+  unsigned Width = Op ? Op->getType()->getScalarSizeInBits() : 0;
+  if (!Op || (Width != 32 && Width != 64) ||
+      !AI.hasShadow(SI->getPointerOperand()) ||
+      // Integer vector operations on memory with derivatives are SIMD code
+      // on doubles' bits unless the memory is known to hold integers; a
+      // scalar one (a reference count at -O0, untyped) counts only where
+      // the memory is known to hold floating point.
+      !bitsOfShadowedData(Op, /*KnownFloat=*/!Op->getType()->isVectorTy()))
+    return std::nullopt;
+  return "integer operation on the bits of floating-point data stored into "
+         "memory that has derivatives (SIMD integer operations on doubles' "
+         "bits); its derivative would be lost";
 }
 
 std::optional<std::string>

@@ -58,6 +58,11 @@ public:
   /// floating-point data of memory with derivatives (what
   /// FloatBitOperations.h could not turn into floating-point operations).
   std::optional<std::string> floatFromBits(const llvm::Instruction &I) const;
+  /// A store into memory with derivatives of an integer operation on bits
+  /// that may hold the floating-point data of memory with derivatives
+  /// (what FloatBitOperations.h could not turn into a floating-point
+  /// operation stored).
+  std::optional<std::string> floatBitsStored(const llvm::Instruction &I) const;
   /// A pointer handed across a call boundary (an argument of a
   /// differentiated callee, or the returned value) without a shadow and of
   /// unknown origin: it would arrive with a null shadow.
@@ -85,7 +90,8 @@ public:
                                                    bool Forward);
 
 private:
-  bool bitsOfShadowedData(const llvm::Value *Bits) const;
+  bool bitsOfShadowedData(const llvm::Value *Bits,
+                          bool KnownFloat = false) const;
 
   const ActivityInfo &AI;
   const llvm::DataLayout &DL;

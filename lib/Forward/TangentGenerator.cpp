@@ -240,6 +240,8 @@ bool TangentGenerator::checkSupported(Instruction &I) {
                   "be lost");
   if (std::optional<std::string> Why = Checks.floatToBits(I))
     return Refuse(*Why);
+  if (std::optional<std::string> Why = Checks.floatBitsStored(I))
+    return Refuse(*Why);
   if (std::optional<std::string> Why = Checks.floatFromBits(I))
     return Refuse(*Why);
   if (std::optional<std::string> Why = Checks.mergedPointer(I)) {

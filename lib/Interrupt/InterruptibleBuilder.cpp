@@ -30,6 +30,7 @@
 #include "Support/GeneratedCode.h"
 #include "Support/IndirectDispatch.h"
 #include "Support/LibraryRules.h"
+#include "Support/LinkTime.h"
 #include "Support/ParallelRegions.h"
 #include "Support/Preprocess.h"
 #include "Support/RuntimeABI.h"
@@ -98,15 +99,6 @@ private:
 
 } // namespace
 
-/// Where a problem with a whole function is reported: its first
-/// instruction with a source location, if any.
-static Instruction &firstLocatedInstruction(Function &F) {
-  for (Instruction &I : instructions(F))
-    if (I.getDebugLoc())
-      return I;
-  return *F.getEntryBlock().getFirstNonPHIOrDbg();
-}
-
 /// Whether landing pad \p Pad catches exceptions of some type, i.e. code
 /// that handles an error and goes on. catch (...) in the C++ library only
 /// cleans up and rethrows, or calls std::terminate.
@@ -124,6 +116,10 @@ static bool catchesTyped(const LandingPadInst &Pad) {
 /// handlers are dropped. Throwing out of either is not supported
 /// (docs/interrupt.md).
 bool InterruptibleBuilder::checkCloneable(Function &F) {
+  if (std::optional<std::string> Why = ruleInlinedBeforeTheLink(F)) {
+    reportUnsupported(firstLocatedInstruction(F), F, *Why);
+    return false;
+  }
   if (F.isVarArg()) {
     reportNotInterruptible(firstLocatedInstruction(F), F,
                            "functions with a variable number of arguments "

@@ -39,6 +39,10 @@ PreservedAnalyses ProtectMarkersPass::run(Module &M, ModuleAnalysisManager &) {
   notePreLinkCompile(M);
   readCustomRules(M);
   bool Changed = false;
+  if (isPreLinkCompile(M)) {
+    recordInlinableCalls(M);
+    Changed = true;
+  }
   for (GlobalVariable &G : M.globals())
     if (isActivityMarkerGlobal(G) && !G.isExternallyInitialized()) {
       G.setExternallyInitialized(true);

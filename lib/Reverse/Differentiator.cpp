@@ -10,6 +10,7 @@
 #include "Reverse/ReverseVectorization.h"
 #include "Support/Diagnostics.h"
 #include "Support/Lanes.h"
+#include "Support/LinkTime.h"
 #include "Support/MarkerCalls.h"
 #include "Support/NestingOrder.h"
 #include "Support/Preprocess.h"
@@ -275,6 +276,12 @@ void Differentiator::run() {
       reportUnsupported(*Goto, *Sig.Fn,
                         "computed goto (goto *p, indirectbr) and asm goto "
                         "are not supported");
+      noteFailure();
+      giveUnreachableBodies(Derivatives[Sig]);
+      continue;
+    }
+    if (std::optional<std::string> Why = ruleInlinedBeforeTheLink(*Sig.Fn)) {
+      reportUnsupported(firstLocatedInstruction(*Sig.Fn), *Sig.Fn, *Why);
       noteFailure();
       giveUnreachableBodies(Derivatives[Sig]);
       continue;

@@ -284,6 +284,8 @@ void GradientGenerator::reverseInstruction(Instruction &I) {
     return unsupported(I, "floating-point data read as integer bits (type "
                           "punning through a union or a cast pointer); its "
                           "derivative would be lost");
+  if (std::optional<std::string> Why = Checks.floatBitsStored(I))
+    return unsupported(I, *Why);
   if (auto *LI = dyn_cast<LoadInst>(&I))
     return reverseLoad(*LI);
   if (auto *SI = dyn_cast<StoreInst>(&I))

@@ -358,6 +358,15 @@ MDNode *functionsNode(LLVMContext &C, ArrayRef<Function *> Fns) {
   return MDNode::get(C, Ops);
 }
 
+/// Why a second \p Kind rule for \p Fn, which has \p Known, is refused.
+std::string secondRule(const Function &Fn, StringRef Kind,
+                       const Function &Known) {
+  return ("'" + displayName(Fn) + "' already has a " + Kind + " rule ('" +
+          displayName(Known) +
+          "'); a function has one of each kind, registered once")
+      .str();
+}
+
 /// Reads one registration global, reporting it if it is malformed.
 void readRegistration(Module &M, GlobalVariable &G, RuleKind Kind) {
   SmallVector<Value *, 3> Ops = entries(G);
@@ -377,6 +386,9 @@ void readRegistration(Module &M, GlobalVariable &G, RuleKind Kind) {
     Function *Aug = functionOf(Ops[1]), *Grad = functionOf(Ops[2]);
     if (std::string Why = checkGradientRule(*Fn, *Aug, *Grad); !Why.empty())
       return reportBadRule(G, Why);
+    if (std::optional<GradientRule> Known = gradientRule(*Fn);
+        Known && (Known->Augment != Aug || Known->Gradient != Grad))
+      return reportBadRule(G, secondRule(*Fn, "gradient", *Known->Gradient));
     setGradientRule(*Fn, *Aug, *Grad);
     for (Function *F : {Fn, Aug, Grad})
       keep(M, *F);
@@ -388,6 +400,8 @@ void readRegistration(Module &M, GlobalVariable &G, RuleKind Kind) {
     Function *Tan = functionOf(Ops[1]);
     if (std::string Why = checkTangentRule(*Fn, *Tan); !Why.empty())
       return reportBadRule(G, Why);
+    if (Function *Known = tangentRule(*Fn); Known && Known != Tan)
+      return reportBadRule(G, secondRule(*Fn, "tangent", *Known));
     setTangentRule(*Fn, *Tan);
     for (Function *F : {Fn, Tan})
       keep(M, *F);

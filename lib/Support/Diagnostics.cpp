@@ -9,6 +9,7 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
@@ -100,6 +101,17 @@ static void diagnoseAt(const Instruction &I, const Function &Origin,
     diagnoseError(I.getContext(), Diagnostic);
   else
     I.getContext().diagnose(Diagnostic);
+}
+
+Instruction &firstLocatedInstruction(Function &F) {
+  // A line of the function's own first, not of what was inlined into it.
+  for (Instruction &I : instructions(F))
+    if (I.getDebugLoc() && !I.getDebugLoc().getInlinedAt())
+      return I;
+  for (Instruction &I : instructions(F))
+    if (I.getDebugLoc())
+      return I;
+  return *F.getEntryBlock().getFirstNonPHIOrDbg();
 }
 
 void reportUnsupported(const Instruction &I, const Function &Origin,

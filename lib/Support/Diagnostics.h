@@ -18,6 +18,11 @@ class LLVMContext;
 
 namespace capsule {
 
+/// Where a problem with a whole function is reported: its first
+/// instruction with a source location of its own (not inlined), else with
+/// any, if there is one.
+llvm::Instruction &firstLocatedInstruction(llvm::Function &F);
+
 /// Reports that \p I (inside the function being differentiated) cannot be
 /// differentiated. \p Origin is the user's function the instruction came from
 /// (the pass works on clones, whose names users never wrote).

@@ -425,6 +425,39 @@ void rewriteFloatBitOperations(Function &F) {
   dropUnusedCasts(F);
 }
 
+void castBitsStoredAsFloat(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      auto *SI = dyn_cast<StoreInst>(&I);
+      if (!SI || SI->isVolatile())
+        continue;
+      Value *Bits = SI->getValueOperand();
+      auto *Op = dyn_cast<Instruction>(Bits);
+      if (!Op || !Bits->getType()->isIntOrIntVectorTy() ||
+          !isa<BinaryOperator, ShuffleVectorInst>(Op))
+        continue;
+      Type *FloatTy = nullptr;
+      auto *Slot = dyn_cast<AllocaInst>(SI->getPointerOperand());
+      if (Slot && Slot->getAllocatedType()->isFPOrFPVectorTy() &&
+          DL.getTypeStoreSize(Bits->getType()) ==
+              DL.getTypeStoreSize(Slot->getAllocatedType()))
+        FloatTy = Slot->getAllocatedType();
+      else if (Value *Unused = nullptr;
+               isa<BinaryOperator>(Op) &&
+               !signOpsOf(*cast<BinaryOperator>(Op), Unused).empty())
+        FloatTy = Bits->getType()->getScalarSizeInBits() == 64
+                      ? Type::getDoubleTy(F.getContext())
+                      : Type::getFloatTy(F.getContext());
+      else
+        continue;
+      if (auto *VTy = dyn_cast<FixedVectorType>(Bits->getType());
+          VTy && !FloatTy->isVectorTy())
+        FloatTy = FixedVectorType::get(FloatTy, VTy->getNumElements());
+      SI->setOperand(0, IRBuilder<>(SI).CreateBitCast(Bits, FloatTy));
+    }
+}
+
 bool floatBitsOnlyTested(const Instruction &Cast) {
   SmallVector<const Instruction *, 8> Work{&Cast};
   SmallPtrSet<const Instruction *, 8> Seen{&Cast};

@@ -33,6 +33,17 @@ namespace capsule {
 /// through one another, become phis of floating point.
 void rewriteFloatBitOperations(llvm::Function &F);
 
+/// Makes each store of computed integer bits in \p F a store of the bits
+/// cast to floating point, where that is what they are: a store into a
+/// stack slot of floating-point type of an integer operation or shuffle
+/// (Eigen's pnegate or _mm_xor_pd leaves its result in the temporary a
+/// packet function takes by reference), and a store anywhere of a sign
+/// operation (_mm_storeu_pd of _mm_xor_pd with -0.0), as floats or doubles
+/// by its lanes' width. The slot can then be promoted and the operation is
+/// read back as floating point (rewriteFloatBitOperations); stored as an
+/// integer, its derivative was lost without a word.
+void castBitsStoredAsFloat(llvm::Function &F);
+
 /// Whether the bits of a floating-point value that \p Cast reinterprets
 /// are only tested (`signbit(x)`: `icmp slt i64 %bits, 0`; `isinf(x)` at
 /// -O0: a mask and an equality): through shifts, masks, truncations and

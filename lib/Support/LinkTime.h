@@ -20,9 +20,11 @@
 #ifndef CAPSULE_LINKTIME_H
 #define CAPSULE_LINKTIME_H
 
+#include <optional>
 #include <string>
 
 namespace llvm {
+class Function;
 class Module;
 } // namespace llvm
 
@@ -55,6 +57,16 @@ bool isLinkTimeModule(const llvm::Module &M);
 /// link (at the end of its compile, or in a backend).
 bool awaitsThinLTOLink(const llvm::Module &M);
 
+/// At the compile, before inlining: notes in \p M the functions with bodies
+/// each function calls, which the compile may inline into it. A rule
+/// registered in another file for one of them is only seen at the link
+/// (ruleInlinedBeforeTheLink).
+void recordInlinableCalls(llvm::Module &M);
+/// At the link: why \p F cannot be differentiated when the compile inlined
+/// into it, directly or through the functions it inlined, a function that
+/// has a rule (a derivative, an inactive or a libm-like function) that
+/// another file registers; the rule would be ignored.
+std::optional<std::string> ruleInlinedBeforeTheLink(const llvm::Function &F);
 /// What to do about a marker call whose function has no body here: compile
 /// with -flto (or, where that is ThinLTO, link with full LTO).
 std::string linkTimeAdvice(const llvm::Module &M);

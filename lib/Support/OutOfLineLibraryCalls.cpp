@@ -2,6 +2,7 @@
 #include "Support/OutOfLineLibraryCalls.h"
 
 #include "Analysis/CallClassifier.h"
+#include "Support/EigenPacketMath.h"
 
 #include "llvm/IR/Module.h"
 
@@ -13,7 +14,7 @@ bool keepLibraryCallsOutOfLine(Module &M) {
   bool Changed = false;
   for (Function &F : M) {
     if (F.isDeclaration() || F.hasFnAttribute(Attribute::NoInline) ||
-        !isCharacterStringMember(F.getName()))
+        (!isCharacterStringMember(F.getName()) && !isEigenPacketMath(F)))
       continue;
     // A body given only for inlining (a member of C++17's explicit
     // instantiation) becomes one of the file's, as C++20 has it: the

@@ -7,7 +7,8 @@
 // compiled as C++20 their bodies are the program's. Inlined into the
 // functions Capsule differentiates, nothing tells what their copies move.
 // In a file that differentiates, they are the file's own and kept out of
-// line.
+// line, as are Eigen's packet math functions (EigenPacketMath.h), which
+// only as calls can become the libm functions they approximate.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_OUTOFLINELIBRARYCALLS_H
 #define CAPSULE_OUTOFLINELIBRARYCALLS_H

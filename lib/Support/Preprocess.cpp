@@ -5,11 +5,13 @@
 #include "Analysis/MemoryKinds.h"
 #include "Support/Cloning.h"
 #include "Support/CompareExchangeLoops.h"
+#include "Support/EigenPacketMath.h"
 #include "Support/FloatBitOperations.h"
 #include "Support/IntegerAddresses.h"
 #include "Support/LibmPointerOutputs.h"
 #include "Support/LibraryBodies.h"
 #include "Support/ParallelRegions.h"
+#include "Support/PointerVectorLanes.h"
 #include "Support/SearchCalls.h"
 #include "Support/SlotLaneLoads.h"
 #include "Support/SortCalls.h"
@@ -315,6 +317,8 @@ Function *prepareForDifferentiation(Function &F) {
   // After inlining: Fortran rules' shims call the rules.
   callRuleBodies(*P);
   lowerX86VectorOps(*P);
+  callLibmForEigenPacketMath(*P);
+  movePointerVectorsByLane(*P);
   devirtualizeKnownLibraryCalls(*P);
   separateLibmPointerOutputs(*P);
   lowerSearchCalls(*P);
@@ -323,6 +327,7 @@ Function *prepareForDifferentiation(Function &F) {
   removeUnreachableBlocks(*P);
   unifyReturns(*P);
   loadSlotLanesApart(*P);
+  castBitsStoredAsFloat(*P);
   promoteStackSlots(*P);
   rebaseIntegerAddresses(*P);
   lowerCompareExchangeUpdates(*P);

@@ -130,6 +130,20 @@ const AllocaInst *unpromotableSlot(const LoadInst &Load) {
   return Slot && !isAllocaPromotable(Slot) ? Slot : nullptr;
 }
 
+/// Whether a lane of \p Load becomes a pointer (bitcast to integer lanes,
+/// one extracted and turned into a pointer): the memory holds a pointer
+/// there, wherever it is (Eigen's evaluator of a scaled Map, a double and
+/// the Map's data pointer side by side, read through a reference).
+bool laneBecomesPointer(const LoadInst &Load) {
+  return any_of(Load.users(), [](const User *U) {
+    return isa<BitCastInst>(U) && any_of(U->users(), [](const User *E) {
+             return isa<ExtractElementInst>(E) &&
+                    any_of(E->users(),
+                           [](const User *P) { return isa<IntToPtrInst>(P); });
+           });
+  });
+}
+
 } // namespace
 
 void loadSlotLanesApart(Function &F) {
@@ -138,7 +152,8 @@ void loadSlotLanesApart(Function &F) {
     if (auto *Load = dyn_cast<LoadInst>(&I))
       if (Load->isSimple() && isa<FixedVectorType>(Load->getType()) &&
           Load->getType()->getScalarType()->isFloatingPointTy() &&
-          unpromotableSlot(*Load) && takesLanesApart(*Load))
+          (unpromotableSlot(*Load) || laneBecomesPointer(*Load)) &&
+          takesLanesApart(*Load))
         Loads.push_back(Load);
   for (LoadInst *Load : Loads)
     loadLanesApart(*Load);

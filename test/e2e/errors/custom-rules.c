@@ -1,6 +1,8 @@
 // Error: custom rules that do not fit their functions, named with both
 // (a rule with the wrong parameters or result, an augmented rule that drops
-// the result, a malformed registration, a function-like name Capsule has no
+// the result, a malformed registration, a second rule of one kind for a
+// function (which had replaced the first without a word), a function-like
+// name Capsule has no
 // rule for or of another arity, functions a rule cannot describe yet), and
 // rules used where they cannot be: reverse mode through a function with
 // only a tangent rule and no body, forward mode through one with only a
@@ -82,6 +84,23 @@ cplx polar_of(double r, double t);
 cplx polar_of_tangent(double r, double dr, double t, double dt);
 // CHECK-DAG: custom-rules.c:[[@LINE+1]]: invalid custom rule '__capsule_register_derivative_{{[0-9]+}}': 'polar_of' returns { double, double }, and rules of functions returning structs are not supported yet
 CAPSULE_DERIVATIVE(polar_of, polar_of_tangent);
+
+double twice(double x) { return 2 * x; }
+double twice_aug(double x) { return 2 * x; }
+double twice_grad_a(double x, double d) { return 2 * d; }
+double twice_grad_b(double x, double d) { return 3 * d; }
+dual twice_tan_a(double x, double dx) { return (dual){2 * x, 2 * dx}; }
+dual twice_tan_b(double x, double dx) { return (dual){2 * x, 3 * dx}; }
+void *__enzyme_register_gradient_twice_a[3] = {(void *)twice, (void *)twice_aug,
+                                               (void *)twice_grad_a};
+// CHECK-DAG: custom-rules.c:[[@LINE+1]]: invalid custom rule '__enzyme_register_gradient_twice_b': 'twice' already has a gradient rule ('twice_grad_a'); a function has one of each kind, registered once
+void *__enzyme_register_gradient_twice_b[3] = {(void *)twice, (void *)twice_aug,
+                                               (void *)twice_grad_b};
+void *__enzyme_register_derivative_twice_a[2] = {(void *)twice,
+                                                 (void *)twice_tan_a};
+// CHECK-DAG: custom-rules.c:[[@LINE+1]]: invalid custom rule '__enzyme_register_derivative_twice_b': 'twice' already has a tangent rule ('twice_tan_a'); a function has one of each kind, registered once
+void *__enzyme_register_derivative_twice_b[2] = {(void *)twice,
+                                                 (void *)twice_tan_b};
 
 /* Defined elsewhere, with a rule for one mode only. */
 double only_tangent(double x);
