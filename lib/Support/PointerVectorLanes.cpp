@@ -34,7 +34,8 @@ public:
     }
     for (User *U : make_early_inc_range(LI.users()))
       if (auto *Extract = dyn_cast<ExtractElementInst>(U))
-        if (auto *Index = dyn_cast<ConstantInt>(Extract->getIndexOperand())) {
+        if (auto *Index = dyn_cast<ConstantInt>(Extract->getIndexOperand());
+            Index && Index->getValue().ult(Loaded.size())) {
           Extract->replaceAllUsesWith(Loaded[Index->getZExtValue()]);
           Extract->eraseFromParent();
         }
