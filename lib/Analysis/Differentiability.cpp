@@ -177,6 +177,15 @@ static ElementKind loadedKind(const LoadInst &LI, const DataLayout &DL) {
   return K;
 }
 
+/// Whether \p LI reads memory known to hold floats or doubles: by its
+/// types, or as the destination of a copy of them.
+static bool loadsFloatData(const LoadInst &LI, const DataLayout &DL) {
+  ElementKind K = loadedKind(LI, DL);
+  return K == ElementKind::F64 || K == ElementKind::F32 ||
+         copiedFromFloatData(LI.getPointerOperand(),
+                             DL.getTypeStoreSize(LI.getType()), DL);
+}
+
 bool DifferentiabilityChecks::readsFloatBitsAsNumber(const LoadInst &LI) const {
   Type *T = LI.getType();
   const Value *Ptr = LI.getPointerOperand();
@@ -189,9 +198,7 @@ bool DifferentiabilityChecks::readsFloatBitsAsNumber(const LoadInst &LI) const {
         return SI && SI->getValueOperand() == &LI;
       }))
     return false;
-  ElementKind K = loadedKind(LI, DL);
-  return K == ElementKind::F64 || K == ElementKind::F32 ||
-         copiedFromFloatData(Ptr, DL.getTypeStoreSize(T), DL);
+  return loadsFloatData(LI, DL);
 }
 
 /// Whether integer \p Bits are computed from integers loaded out of memory
@@ -208,14 +215,9 @@ bool DifferentiabilityChecks::bitsOfShadowedData(const Value *Bits,
     if (!Seen.insert(V).second || !V->getType()->isIntOrIntVectorTy())
       continue;
     if (auto *LI = dyn_cast<LoadInst>(V)) {
-      const Value *Ptr = LI->getPointerOperand();
-      ElementKind K = loadedKind(*LI, DL);
-      bool Float = K == ElementKind::F64 || K == ElementKind::F32;
-      if (AI.hasShadow(Ptr) &&
-          (KnownFloat
-               ? Float || copiedFromFloatData(
-                              Ptr, DL.getTypeStoreSize(LI->getType()), DL)
-               : K != ElementKind::Integer))
+      if (AI.hasShadow(LI->getPointerOperand()) &&
+          (KnownFloat ? loadsFloatData(*LI, DL)
+                      : loadedKind(*LI, DL) != ElementKind::Integer))
         return true;
       continue;
     }
