@@ -17,6 +17,7 @@ packages=(
   libeigen3-dev              # tests of C++ code using Eigen
   libopenblas-dev            # tests and benchmark of the BLAS rules
   libomp-19-dev              # tests and benchmark of OpenMP code
+  libclang-rt-19-dev         # sanitizers' runtimes (tests of -fsanitize builds)
 )
 
 installed() {

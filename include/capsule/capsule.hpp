@@ -1,5 +1,4 @@
-//===- capsule.hpp - Derivatives of C++ callables -----------------*- C++
-//-*-===//
+//===- capsule.hpp - Derivatives of C++ callables ---------------*- C++ -*-===//
 //
 // An idiomatic C++ layer over the markers of capsule.h: gradient, jvp, hvp,
 // jacobian and hessian of callables (lambdas, function objects, functions)
@@ -19,7 +18,7 @@
 
 #if __cplusplus < 202002L
 #error "capsule/capsule.hpp needs C++20 (std::span): compile with -std=c++20"
-#endif
+#else // the rest would only add errors to the one above
 
 #include <capsule/capsule.h>
 
@@ -213,4 +212,5 @@ void hessian(const F &f, std::span<const double> x, std::span<double> hess) {
 
 } // namespace capsule
 
+#endif // the language version
 #endif // CAPSULE_CAPSULE_HPP

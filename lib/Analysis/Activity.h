@@ -1,5 +1,4 @@
-//===- Activity.h - Which values carry derivatives ---------------*- C++
-//-*-===//
+//===- Activity.h - Which values carry derivatives --------------*- C++ -*-===//
 //
 // Two facts per value of a function prepared for differentiation:
 //  - a pointer *has a shadow* when it may point to memory whose adjoints are

@@ -345,9 +345,13 @@ static bool onlyReadsBytes(StringRef Name) {
 }
 
 /// External functions whose effects never carry derivatives: output,
-/// streams, string inspection, termination and C++ exception machinery.
+/// streams, string inspection, termination, C++ exception machinery, and
+/// the reports of -fsanitize=undefined's checks (integers and the source
+/// location they pass).
 static bool hasNoDerivative(StringRef Name) {
   if (Name.starts_with("_ZSt") && Name.contains("__throw_"))
+    return true;
+  if (Name.starts_with("__ubsan_handle_"))
     return true;
   if (onlyReadsBytes(Name))
     return true;
@@ -360,6 +364,10 @@ static bool hasNoDerivative(StringRef Name) {
       .Cases("printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs", true)
       .Cases("putchar", "fputc", "putc", "fwrite", "fflush", "perror", true)
       .Cases("sprintf", "snprintf", true)
+      // The same checked, as _FORTIFY_SOURCE calls them.
+      .Cases("__printf_chk", "__fprintf_chk", "__vprintf_chk", "__vfprintf_chk",
+             "__sprintf_chk", "__snprintf_chk", true)
+      .Case("__chk_fail", true)
       .Cases("exit", "abort", "_exit", "__assert_fail", true)
       // Opening and positioning streams (reading them is in
       // Support/LibraryOutputs.h).

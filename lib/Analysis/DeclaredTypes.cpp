@@ -3,12 +3,14 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
 
 using namespace llvm;
 
@@ -99,9 +101,86 @@ const DIType *variableTypeAt(const Value *V, bool Storage) {
   return Variables.empty() ? nullptr : Variables.front()->getType();
 }
 
+const DIType *declaredPointee(const Value *Ptr);
+
+/// The member or element of declared type \p T that begins \p Offset bytes
+/// into it and is \p Bytes long, looking into nested structs and arrays.
+const DIType *typeAtOffset(const DIType *T, uint64_t Offset, uint64_t Bytes) {
+  T = unqualified(T);
+  if (!T)
+    return nullptr;
+  uint64_t Size = T->getSizeInBits() / 8;
+  auto *C = dyn_cast<DICompositeType>(T);
+  if (!C)
+    return Offset == 0 && Size == Bytes ? T : nullptr;
+  if (C->isForwardDecl() || Offset + Bytes > Size)
+    return nullptr;
+  if (C->getTag() == dwarf::DW_TAG_array_type) {
+    const DIType *Element = unqualified(C->getBaseType());
+    uint64_t Stride = Element ? Element->getSizeInBits() / 8 : 0;
+    return Stride ? typeAtOffset(Element, Offset % Stride, Bytes) : nullptr;
+  }
+  if (C->getTag() != dwarf::DW_TAG_structure_type &&
+      C->getTag() != dwarf::DW_TAG_class_type)
+    return nullptr; // a union's bytes are any of its members
+  for (const DINode *Element : C->getElements()) {
+    auto *Member = dyn_cast<DIDerivedType>(Element);
+    if (!Member || Member->isStaticMember() || Member->isBitField() ||
+        (Member->getTag() != dwarf::DW_TAG_member &&
+         Member->getTag() != dwarf::DW_TAG_inheritance))
+      continue;
+    uint64_t Begin = Member->getOffsetInBits() / 8;
+    uint64_t End = Begin + Member->getSizeInBits() / 8;
+    if (Offset >= Begin && Offset + Bytes <= End)
+      return typeAtOffset(Member->getBaseType(), Offset - Begin, Bytes);
+  }
+  return nullptr;
+}
+
+/// The declared type of what \p Load reads where its address is a member
+/// or an element of memory the source declared a pointer to: `out[j]` of
+/// a `double **out`, `p->rows` of a `struct grid *p`. The address's first
+/// index steps over whole such objects; the others, constant, lead into
+/// one.
+const DIType *declaredTypeLoaded(const LoadInst &Load) {
+  const Value *Address = Load.getPointerOperand();
+  auto *GEP = dyn_cast<GEPOperator>(Address);
+  if (GEP && GEP->getNumIndices() == 0)
+    GEP = nullptr;
+  const DIType *Object =
+      declaredPointee(GEP ? GEP->getPointerOperand() : Address);
+  uint64_t Size = Object ? Object->getSizeInBits() / 8 : 0;
+  if (!Size)
+    return nullptr;
+  const DataLayout &DL = Load.getDataLayout();
+  uint64_t Offset = 0;
+  if (GEP) {
+    Value *First = *GEP->idx_begin();
+    SmallVector<Value *, 4> Path{ConstantInt::get(First->getType(), 0)};
+    Path.append(std::next(GEP->idx_begin()), GEP->idx_end());
+    if (!all_of(Path, [](const Value *V) { return isa<ConstantInt>(V); }))
+      return nullptr;
+    Type *Stepped = GEP->getSourceElementType();
+    int64_t Step = DL.getTypeAllocSize(Stepped);
+    // A variable first index steps over whole objects only where the type
+    // it steps by is made of them.
+    auto *FirstConstant = dyn_cast<ConstantInt>(First);
+    if (!FirstConstant && Step % Size)
+      return nullptr;
+    int64_t Total = DL.getIndexedOffsetInType(Stepped, Path) +
+                    (FirstConstant ? FirstConstant->getSExtValue() * Step : 0);
+    if (Total < 0)
+      return nullptr;
+    Offset = uint64_t(Total) % Size;
+  }
+  return typeAtOffset(Object, Offset,
+                      DL.getTypeStoreSize(Load.getType()).getFixedValue());
+}
+
 /// The declared type of the pointer \p Ptr: of the variable it is, of the
-/// result of the function it is returned by, or, at -O0, of the variable
-/// in the stack slot it is reloaded from or stored to.
+/// result of the function it is returned by, at -O0 of the variable in the
+/// stack slot it is reloaded from or stored to, or of the member or
+/// element of declared memory it is loaded from.
 const DIType *declaredPointerType(const Value *Ptr) {
   if (const DIType *T = variableTypeAt(Ptr, /*Storage=*/false))
     return T;
@@ -113,9 +192,12 @@ const DIType *declaredPointerType(const Value *Ptr) {
         if (const DISubroutineType *Type = SP->getType())
           if (Type->getTypeArray().size() > 0)
             return Type->getTypeArray()[0];
-  if (auto *Load = dyn_cast<LoadInst>(Ptr))
+  if (auto *Load = dyn_cast<LoadInst>(Ptr)) {
     if (auto *Slot = dyn_cast<AllocaInst>(Load->getPointerOperand()))
       return variableTypeAt(Slot, /*Storage=*/true);
+    if (const DIType *T = declaredTypeLoaded(*Load))
+      return T;
+  }
   for (const User *U : Ptr->users())
     if (auto *Store = dyn_cast<StoreInst>(U);
         Store && Store->getValueOperand() == Ptr)

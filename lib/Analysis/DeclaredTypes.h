@@ -20,8 +20,10 @@ namespace capsule {
 /// The floating-point and pointer stretches of the \p Bytes bytes at
 /// \p Ptr (offsets from \p Ptr; integers and padding between), by the
 /// type the source declared \p Ptr to point to: the debug type of the
-/// variable or parameter \p Ptr is, or is reloaded from at -O0, or the
-/// declared result of the function whose call \p Ptr is; \p Bytes
+/// variable or parameter \p Ptr is, or is reloaded from at -O0, the
+/// declared result of the function whose call \p Ptr is, or the declared
+/// type of the member or element \p Ptr is loaded from (`out[j]` of a
+/// `double **out`, `p->rows` of a `struct grid *p`); \p Bytes
 /// 0 stands for its size. None where that type is unknown, smaller than
 /// \p Bytes or says nothing: no debug information, `void *` and character
 /// pointers (any bytes), unions, incomplete types, flexible array members,

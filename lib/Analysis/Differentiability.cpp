@@ -368,6 +368,10 @@ std::string DifferentiabilityChecks::whyNoDerivative(const CallBase &Call,
     return "call to the variadic function " + Name +
            " with active data; variadic functions cannot be "
            "differentiated yet";
+  if (Callee->isIntrinsic())
+    return "LLVM intrinsic " + Name +
+           " receives active data, and Capsule has no derivative rule for "
+           "it";
   return "call to a function without a body and without a known "
          "derivative (" +
          Name +

@@ -1,5 +1,4 @@
-//===- Differentiability.h - Constructs that would lose derivatives -*- C++
-//-*-===//
+//===- Differentiability.h - Constructs that lose derivatives ---*- C++ -*-===//
 //
 // The checks both modes make before they trust a construct whose
 // derivative would otherwise be lost without a word: memory reached through

@@ -1,5 +1,4 @@
-//===- LoopAnalyses.h - Scalar evolution of generated code -------*- C++
-//-*-===//
+//===- LoopAnalyses.h - Scalar evolution of generated code ------*- C++ -*-===//
 //
 // Passes that rewrite loops of code Capsule generates (atomic loops, journal
 // barriers) need scalar evolution over functions no analysis manager has

@@ -13,7 +13,10 @@
 // is an equality comparison of a value that carries derivatives with static
 // storage the same code stores such values to: the cache's key. Both modes
 // refuse it, naming the storage; a cache filled and hit within one call
-// would be right, but nothing at compile time tells the two apart.
+// would be right, but nothing at compile time tells the two apart. Static
+// storage the call writes on every path before reading it holds nothing
+// from an earlier call and is no key: Fortran translated by f2c makes every
+// local static, and Numerical Recipes' FMAX keeps its operands in statics.
 //===----------------------------------------------------------------------===//
 #ifndef CAPSULE_MEMOISATIONCHECK_H
 #define CAPSULE_MEMOISATIONCHECK_H
@@ -23,6 +26,7 @@
 
 namespace llvm {
 class FCmpInst;
+class Function;
 } // namespace llvm
 
 namespace capsule {
@@ -34,6 +38,12 @@ class ActivityInfo;
 /// kept in static storage. Nothing for any other comparison.
 std::optional<std::string> whyMemoisation(const llvm::FCmpInst &Cmp,
                                           const ActivityInfo &AI);
+
+/// Marks in \p F, a whole function about to be split into the steps of
+/// interruptible code, the loads of static storage its equality tests read
+/// that every path of the call writes first, so that whyMemoisation still
+/// knows them in a step that begins after the write.
+void recordStaticsWrittenFirst(llvm::Function &F);
 
 } // namespace capsule
 

@@ -65,9 +65,11 @@ struct Evidence {
       addType(V->getElementType());
   }
   /// A load or store: 32- and 64-bit integers say nothing, since optimized
-  /// code copies doubles, floats and pointers as such integers.
+  /// code copies doubles, floats and pointers as such integers, and SIMD
+  /// code reads and writes doubles' bits as vectors of them.
   void addAccessType(Type *T) {
-    if (!T->isIntegerTy(32) && !T->isIntegerTy(64))
+    Type *Lane = T->getScalarType();
+    if (!Lane->isIntegerTy(32) && !Lane->isIntegerTy(64))
       addType(T);
   }
   bool any() const { return F64 || F32 || Pointer || Integer; }

@@ -1,5 +1,4 @@
-//===- MemoryKinds.h - What kind of data a copy moves ------------*- C++
-//-*-===//
+//===- MemoryKinds.h - What kind of data a copy moves -----------*- C++ -*-===//
 //
 // memcpy/memmove/realloc are untyped, but their adjoints are not: float
 // elements move adjoints back (dsrc += ddst), pointer elements copy shadow

@@ -1,5 +1,4 @@
-//===- Signature.h - Which arguments and result are differentiated -*- C++
-//-*-===//
+//===- Signature.h - Which arguments are differentiated ---------*- C++ -*-===//
 #ifndef CAPSULE_SIGNATURE_H
 #define CAPSULE_SIGNATURE_H
 

@@ -1,5 +1,4 @@
-//===- CheckpointedGradient.h - Lowers checkpointed gradient calls -*- C++
-//-*-===//
+//===- CheckpointedGradient.h - Lowers checkpointed gradients ---*- C++ -*-===//
 #ifndef CAPSULE_CHECKPOINTEDGRADIENT_H
 #define CAPSULE_CHECKPOINTEDGRADIENT_H
 

@@ -1,5 +1,4 @@
-//===- CustomTangent.h - A tangent function that calls a user's rule -*- C++
-//-*-===//
+//===- CustomTangent.h - Tangents calling a user's rule ---------*- C++ -*-===//
 //
 // A function with a tangent rule (Support/CustomRules.h) is not
 // differentiated in forward mode: its tangent function calls the rule with

@@ -1,5 +1,4 @@
-//===- TangentGenerator.h - Generates one forward-mode derivative -*- C++
-//-*-===//
+//===- TangentGenerator.h - Generates one tangent function ------*- C++ -*-===//
 //
 // Forward mode: the tangent function of one signature (Differentiator.h) is
 // a clone of the prepared primal that carries, beside each value, its twin

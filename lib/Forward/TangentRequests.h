@@ -1,5 +1,4 @@
-//===- TangentRequests.h - Lowers forward-mode marker calls ------*- C++
-//-*-===//
+//===- TangentRequests.h - Lowers forward-mode marker calls -----*- C++ -*-===//
 #ifndef CAPSULE_TANGENTREQUESTS_H
 #define CAPSULE_TANGENTREQUESTS_H
 

@@ -1,5 +1,4 @@
-//===- AtomicLoops.h - Counted inner loops charged once ----------*- C++
-//-*-===//
+//===- AtomicLoops.h - Counted inner loops charged once ---------*- C++ -*-===//
 //
 // A budget check at every loop header keeps the fastest loops from being
 // unrolled or vectorized (a loop with a second exit is neither) and costs a

@@ -1,5 +1,4 @@
-//===- InterruptPass.h - Lowers interruptible-execution markers --*- C++
-//-*-===//
+//===- InterruptPass.h - Lowers interruption markers ------------*- C++ -*-===//
 #ifndef CAPSULE_INTERRUPTPASS_H
 #define CAPSULE_INTERRUPTPASS_H
 

@@ -17,6 +17,7 @@
 #include "Interrupt/InterruptibleBuilder.h"
 
 #include "Analysis/CallClassifier.h"
+#include "Analysis/MemoisationCheck.h"
 #include "Analysis/MemoryKinds.h"
 #include "Interrupt/ReplayCalls.h"
 #include "Interrupt/ResumableSplitter.h"
@@ -33,6 +34,7 @@
 #include "Support/LinkTime.h"
 #include "Support/ParallelRegions.h"
 #include "Support/Preprocess.h"
+#include "Support/RepeatableArithmetic.h"
 #include "Support/RuntimeABI.h"
 #include "Support/RuntimeStateInRegisters.h"
 #include "Support/SortCalls.h"
@@ -259,9 +261,13 @@ bool InterruptibleBuilder::cloneReachable(ArrayRef<Function *> Roots) {
       Clone = callerOf(*F);
     } else {
       Clone = prepareForDifferentiation(*F);
-      // Before the split makes what types them byte offsets.
+      // Before the split makes what types them byte offsets, and cuts the
+      // paths from the call's start.
       recordIntegerCopies(*Clone);
+      recordStaticsWrittenFirst(*Clone);
     }
+    if (ForCheckpointing)
+      makeArithmeticRepeatable(*Clone);
     Clone->setName(F->getName() + Suffixes[Kind]);
     append_range(StaticInits, outlineStaticInits(*Clone));
     // Then a team's loops have trip counts: they charge their steps and

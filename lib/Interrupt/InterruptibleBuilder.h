@@ -1,5 +1,4 @@
-//===- InterruptibleBuilder.h - Interruptible variants of a call graph -*- C++
-//-*-===//
+//===- InterruptibleBuilder.h - Interruptible call graphs -------*- C++ -*-===//
 #ifndef CAPSULE_INTERRUPTIBLEBUILDER_H
 #define CAPSULE_INTERRUPTIBLEBUILDER_H
 

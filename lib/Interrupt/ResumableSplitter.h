@@ -1,5 +1,4 @@
-//===- ResumableSplitter.h - Functions as resumable state machines -*- C++
-//-*-===//
+//===- ResumableSplitter.h - Functions as resumable machines ----*- C++ -*-===//
 //
 // The step variant of a resumable function is `i1 step(ptr frame)`: it runs
 // the function's activation whose record is `frame`, from its start (resume

@@ -1,5 +1,4 @@
-//===- StackArrays.h - Stack arrays of variable size on the heap -*- C++
-//-*-===//
+//===- StackArrays.h - Stack arrays of variable size ------------*- C++ -*-===//
 //
 // A resumable function's stack slots move into its frame record, which has
 // a fixed size (ResumableSplitter.h), and a stack pointer saved before a

@@ -1,5 +1,4 @@
-//===- StaticInits.h - Function-local statics in interruptible code -*- C++
-//-*-===//
+//===- StaticInits.h - Local statics in interruptible code ------*- C++ -*-===//
 //
 // A function-local static is initialized once per process, under a guard
 // (__cxa_guard_acquire ... __cxa_guard_release). Run again from a capsule,

@@ -1,5 +1,4 @@
-//===- StepInstrumentation.h - Steps, journal and arenas for a clone -*- C++
-//-*-===//
+//===- StepInstrumentation.h - Steps, journal and arenas --------*- C++ -*-===//
 #ifndef CAPSULE_STEPINSTRUMENTATION_H
 #define CAPSULE_STEPINSTRUMENTATION_H
 

@@ -1,5 +1,4 @@
-//===- StepModel.h - What a step is, and which functions can yield -*- C++
-//-*-===//
+//===- StepModel.h - What a step is; which functions yield ------*- C++ -*-===//
 //
 // Interruptible execution counts steps (docs/interrupt.md): each block costs
 // its instruction count, a call to a bounded leaf function costs the leaf's

@@ -1,5 +1,4 @@
-//===- AutodiffPass.h - Lowers gradient marker calls -------------*- C++
-//-*-===//
+//===- AutodiffPass.h - Lowers gradient marker calls ------------*- C++ -*-===//
 #ifndef CAPSULE_AUTODIFFPASS_H
 #define CAPSULE_AUTODIFFPASS_H
 

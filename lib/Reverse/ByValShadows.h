@@ -1,5 +1,4 @@
-//===- ByValShadows.h - The shadows of a byval argument's copy ---*- C++
-//-*-===//
+//===- ByValShadows.h - The shadows of a byval argument's copy --*- C++ -*-===//
 //
 // A struct passed by value (a `byval` pointer argument) is a copy the callee
 // owns, so the copy has shadows of its own: its pointer fields' shadows are

@@ -1,5 +1,4 @@
-//===- ComplexRules.h - Derivatives of complex functions ---------*- C++
-//-*-===//
+//===- ComplexRules.h - Derivatives of complex functions --------*- C++ -*-===//
 //
 // C99's complex functions (cexp, csqrt, cabs, ...) and the multiplication
 // and division C's operators call (__muldc3, __divdc3), which

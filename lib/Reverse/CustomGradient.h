@@ -1,5 +1,4 @@
-//===- CustomGradient.h - Sweeps that call a user's gradient rule -*- C++
-//-*-===//
+//===- CustomGradient.h - Sweeps calling a user's rule ----------*- C++ -*-===//
 //
 // A function with a gradient rule (Support/CustomRules.h) is not
 // differentiated: its forward sweep calls the augmented forward rule and

@@ -1,5 +1,4 @@
-//===- DerivativeRules.h - Adjoints of elementary functions ------*- C++
-//-*-===//
+//===- DerivativeRules.h - Adjoints of elementary functions -----*- C++ -*-===//
 #ifndef CAPSULE_DERIVATIVERULES_H
 #define CAPSULE_DERIVATIVERULES_H
 

@@ -9,11 +9,13 @@
 #include "Reverse/GradientGenerator.h"
 #include "Reverse/ReverseVectorization.h"
 #include "Support/Diagnostics.h"
+#include "Support/GeneratedCode.h"
 #include "Support/Lanes.h"
 #include "Support/LinkTime.h"
 #include "Support/MarkerCalls.h"
 #include "Support/NestingOrder.h"
 #include "Support/Preprocess.h"
+#include "Support/RepeatableArithmetic.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -81,6 +83,14 @@ Differentiator::Differentiator(Module &M, FunctionAnalysisManager &FAM)
     : M(M), FAM(FAM), ABI(M) {}
 Differentiator::~Differentiator() = default;
 
+/// A derivative of checkpointed code runs the primal again and must
+/// compute it as the other copies do (Support/RepeatableArithmetic.h).
+static void keepArithmeticOfCheckpointedCode(const DiffSignature &Sig,
+                                             Function &Derivative) {
+  if (isCheckpointedCode(*Sig.Fn))
+    makeArithmeticRepeatable(Derivative);
+}
+
 Function *Differentiator::declareForward(const DiffSignature &Sig) {
   FunctionType *FT = Sig.Fn->getFunctionType();
   SmallVector<Type *, 8> Params(FT->params());
@@ -90,9 +100,11 @@ Function *Differentiator::declareForward(const DiffSignature &Sig) {
           laneType(PointerType::getUnqual(M.getContext()), Sig.Width));
   auto *Ty = FunctionType::get(
       forwardReturnType(FT->getReturnType(), Sig.Width), Params, false);
-  return Function::Create(Ty, GlobalValue::InternalLinkage,
-                          derivativeName(Sig, Sig.Untaped ? "untaped" : "fwd"),
-                          M);
+  Function *Fwd =
+      Function::Create(Ty, GlobalValue::InternalLinkage,
+                       derivativeName(Sig, Sig.Untaped ? "untaped" : "fwd"), M);
+  keepArithmeticOfCheckpointedCode(Sig, *Fwd);
+  return Fwd;
 }
 
 Function *Differentiator::declareReverse(const DiffSignature &Sig) {
@@ -126,6 +138,7 @@ Function *Differentiator::declareTangent(const DiffSignature &Sig) {
       tangentReturnType(FT->getReturnType(), Sig.Width), Params, false);
   Function *Tan = Function::Create(Ty, GlobalValue::InternalLinkage,
                                    derivativeName(Sig, "tan"), M);
+  keepArithmeticOfCheckpointedCode(Sig, *Tan);
   // The callee's copy of a byval argument is its own, and so is the copy of
   // its shadow: writing to it must not reach the caller's shadow. (Several
   // shadows, in vector mode, are copied by the tangent function itself.)

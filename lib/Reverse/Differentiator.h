@@ -1,5 +1,4 @@
-//===- Differentiator.h - Derivatives of the functions of a module -*- C++
-//-*-===//
+//===- Differentiator.h - Derivatives of a module's functions ---*- C++ -*-===//
 //
 // For each (function, signature) pair the differentiator creates two
 // functions:

@@ -1,5 +1,4 @@
-//===- GradientGenerator.h - Generates one derivative ------------*- C++
-//-*-===//
+//===- GradientGenerator.h - Generates one derivative -----------*- C++ -*-===//
 //
 // Generates the bodies of the fwd and rev functions of one signature (see
 // Differentiator.h) from the prepared clone of the primal.

@@ -1,5 +1,4 @@
-//===- ScalarEmitter.h - Arithmetic for derivative rules ---------*- C++
-//-*-===//
+//===- ScalarEmitter.h - Arithmetic for derivative rules --------*- C++ -*-===//
 //
 // The arithmetic the derivative rules of elementary functions emit
 // (DerivativeRules.cpp, ComplexRules.cpp), on one floating-point type:

@@ -1,5 +1,4 @@
-//===- CustomRules.h - Users' derivatives and activity annotations -*- C++
-//-*-===//
+//===- CustomRules.h - Users' derivatives and annotations -------*- C++ -*-===//
 //
 // What users say about their functions and globals, in Enzyme's spelling
 // (../shared/enzyme-conventions.md) and Capsule's (capsule.h):

@@ -12,6 +12,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <set>
@@ -85,6 +86,18 @@ bool errorsReported(const LLVMContext &C) {
   return contextsWithErrors().count(&C);
 }
 
+/// The user's function a clone or step function (f.capsule.step) of the
+/// module stands for: clang places a diagnostic without a line (no -g) at
+/// that function's definition, and knows nothing of the clone.
+static const Function &userFunction(const Function &F) {
+  StringRef Name = F.getName();
+  size_t Cut = Name.find(".capsule.");
+  if (Cut == StringRef::npos)
+    return F;
+  const Function *User = F.getParent()->getFunction(Name.substr(0, Cut));
+  return User ? *User : F;
+}
+
 /// "capsule: <Before> '<function>'<After>: <Why>" and the instruction,
 /// attributed to the user's function, not the clone the pass works on.
 static void diagnoseAt(const Instruction &I, const Function &Origin,
@@ -96,7 +109,8 @@ static void diagnoseAt(const Instruction &I, const Function &Origin,
   if (alreadySaid(I.getContext(), I.getDebugLoc(), Said))
     return;
   std::string Msg = Said + "\n  in instruction: " + instructionText(I);
-  DiagnosticInfoUnsupported Diagnostic(Origin, Msg, I.getDebugLoc(), Severity);
+  DiagnosticInfoUnsupported Diagnostic(userFunction(Origin), Msg,
+                                       I.getDebugLoc(), Severity);
   if (Severity == DS_Error)
     diagnoseError(I.getContext(), Diagnostic);
   else

@@ -1,5 +1,4 @@
-//===- FloatBitOperations.h - Integer operations on floats' bits -*- C++
-//-*-===//
+//===- FloatBitOperations.h - Integer operations on float bits --*- C++ -*-===//
 //
 // SIMD code works on doubles' bits with integer operations that are
 // floating-point operations in disguise: it takes absolute values and

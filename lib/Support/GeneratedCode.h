@@ -1,5 +1,4 @@
-//===- GeneratedCode.h - What generated code shares --------------*- C++
-//-*-===//
+//===- GeneratedCode.h - What generated code shares -------------*- C++ -*-===//
 //
 // The passes that lower marker calls (autodiff, interruptible execution)
 // finish alike: the marker calls go, the generated functions (whose names

@@ -1,5 +1,4 @@
-//===- IndirectDispatch.h - Indirect calls as a chain of direct calls -*- C++
-//-*-===//
+//===- IndirectDispatch.h - Indirect calls as direct calls ------*- C++ -*-===//
 //
 // Generated code (derivatives, step variants) needs a counterpart for the
 // target of every call, so an indirect call becomes a comparison of the

@@ -1,5 +1,4 @@
-//===- Lanes.h - Several derivatives per value (vector mode) -----*- C++
-//-*-===//
+//===- Lanes.h - Several derivatives per value (vector mode) ----*- C++ -*-===//
 //
 // In Enzyme's vector mode (enzyme_width N) every value carries N tangents
 // (forward mode) or N adjoints (reverse mode). A derivative of width N

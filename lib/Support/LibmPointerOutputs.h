@@ -1,5 +1,4 @@
-//===- LibmPointerOutputs.h - libm results written through pointers -*- C++
-//-*-===//
+//===- LibmPointerOutputs.h - libm results through pointers -----*- C++ -*-===//
 //
 // modf, frexp, remquo, lgamma_r and sincos return part of their result
 // through pointer arguments. The derivative rules see calls as functions of

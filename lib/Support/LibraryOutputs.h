@@ -1,5 +1,4 @@
-//===- LibraryOutputs.h - What non-deterministic library calls write -*- C++
-//-*-===//
+//===- LibraryOutputs.h - What nondeterministic calls write -----*- C++ -*-===//
 //
 // The C library functions whose results depend on hidden state (random
 // numbers, clocks, input) and what each writes through its pointer

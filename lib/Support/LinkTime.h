@@ -1,5 +1,4 @@
-//===- LinkTime.h - Differentiation deferred to the link (LTO) ---*- C++
-//-*-===//
+//===- LinkTime.h - Differentiation deferred to the link (LTO) --*- C++ -*-===//
 //
 // With clang -flto, a marker call's function may be defined in another
 // file: differentiation waits for the link, where lld runs the plugin

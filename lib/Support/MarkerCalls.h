@@ -1,5 +1,4 @@
-//===- MarkerCalls.h - The __capsule_autodiff call-site API ------*- C++
-//-*-===//
+//===- MarkerCalls.h - The __capsule_autodiff call-site API -----*- C++ -*-===//
 //
 // Users ask for derivatives with marker calls in Enzyme's C convention:
 //   __capsule_autodiff((void *)f, capsule_dup, x, dx, capsule_const, n);

@@ -1,5 +1,4 @@
-//===- MarkerOperands.h - Marker call operands in SSA form -------*- C++
-//-*-===//
+//===- MarkerOperands.h - Marker call operands in SSA form ------*- C++ -*-===//
 //
 // At -O0 clang keeps every local variable in a stack slot, and Enzyme's C++
 // interface (<enzyme/enzyme>) hands the function to differentiate, the

@@ -1,5 +1,4 @@
-//===- PointerVectorLanes.h - Pointer vectors moved lane by lane -*- C++
-//-*-===//
+//===- PointerVectorLanes.h - Pointer vectors lane by lane ------*- C++ -*-===//
 //
 // SLP vectorization pairs moves of pointers (a swap of two std::vectors'
 // members becomes a load and a store of <2 x ptr>) in code an -flto

@@ -8,13 +8,16 @@
 #include "Support/EigenPacketMath.h"
 #include "Support/FloatBitOperations.h"
 #include "Support/IntegerAddresses.h"
+#include "Support/LibcMemoryCalls.h"
 #include "Support/LibmPointerOutputs.h"
 #include "Support/LibraryBodies.h"
+#include "Support/MaskedMemoryLanes.h"
 #include "Support/ParallelRegions.h"
 #include "Support/PointerVectorLanes.h"
 #include "Support/SearchCalls.h"
 #include "Support/SlotLaneLoads.h"
 #include "Support/SortCalls.h"
+#include "Support/UnprototypedCalls.h"
 #include "Support/X86VectorOps.h"
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -318,17 +321,22 @@ Function *prepareForDifferentiation(Function &F) {
   callRuleBodies(*P);
   lowerX86VectorOps(*P);
   callLibmForEigenPacketMath(*P);
+  callMemoryIntrinsics(*P);
+  // Before pointer vectors move by lane: a gather's addresses may be one.
+  accessMaskedMemoryByLane(*P);
   movePointerVectorsByLane(*P);
+  callUnprototypedPointersByArguments(*P);
   devirtualizeKnownLibraryCalls(*P);
   separateLibmPointerOutputs(*P);
   lowerSearchCalls(*P);
-  lowerSortCalls(*P);
   lowerSynchronisation(*P);
   removeUnreachableBlocks(*P);
   unifyReturns(*P);
   loadSlotLanesApart(*P);
   castBitsStoredAsFloat(*P);
   promoteStackSlots(*P);
+  // In SSA form, where the pointers -O0 code reloads are one value each.
+  lowerSortCalls(*P);
   rebaseIntegerAddresses(*P);
   lowerCompareExchangeUpdates(*P);
   rewriteFloatBitOperations(*P);

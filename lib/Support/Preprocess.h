@@ -1,5 +1,4 @@
-//===- Preprocess.h - Canonical form for differentiation ---------*- C++
-//-*-===//
+//===- Preprocess.h - Canonical form for differentiation --------*- C++ -*-===//
 #ifndef CAPSULE_PREPROCESS_H
 #define CAPSULE_PREPROCESS_H
 

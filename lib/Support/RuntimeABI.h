@@ -1,5 +1,4 @@
-//===- RuntimeABI.h - Runtime entry points used by generated code -*- C++
-//-*-===//
+//===- RuntimeABI.h - Runtime entry points of generated code ----*- C++ -*-===//
 //
 // The pass-side mirror of runtime/abi.h: declares the runtime's globals and
 // functions in the module being transformed and emits the inline tape fast

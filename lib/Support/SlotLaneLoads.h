@@ -1,5 +1,4 @@
-//===- SlotLaneLoads.h - Vector loads of stack slots, by lane ----*- C++
-//-*-===//
+//===- SlotLaneLoads.h - Vector loads of stack slots, by lane ---*- C++ -*-===//
 //
 // The optimizer may load a stack slot holding a double and a pointer side
 // by side as one vector of doubles and take the lanes apart again (Eigen's

@@ -26,9 +26,13 @@ std::optional<SmallVector<uint64_t, 4>> pointerStretches(const CallBase &Call) {
   ElementKind Kind = pointeeKind(Base);
   auto *Size = dyn_cast<ConstantInt>(Call.getArgOperand(2));
   // Numbers: floating point with integers, or integers alone (argsort's
-  // index array); this does not need the size.
-  if (Kind == ElementKind::F64 || Kind == ElementKind::F32 ||
-      Kind == ElementKind::Integer)
+  // index array). What the accesses at the element's start say is all of
+  // it only for an element of that one number (or of unknown size): a
+  // struct's other fields may hold pointers.
+  bool OneNumber = !Size || Size->getZExtValue() <= 8;
+  if ((Kind == ElementKind::F64 || Kind == ElementKind::F32 ||
+       Kind == ElementKind::Integer) &&
+      OneNumber)
     return SmallVector<uint64_t, 4>();
   if (!Size || Size->isZero())
     return std::nullopt;
@@ -61,42 +65,57 @@ Constant *layoutConstant(Module &M, const MDNode &Layout) {
 
 } // namespace
 
+/// Notes on \p Call the pointer layout of the elements it sorts, where it
+/// is known.
+static void noteLayout(CallBase &Call) {
+  std::optional<SmallVector<uint64_t, 4>> Stretches = pointerStretches(Call);
+  if (!Stretches)
+    return;
+  Type *I64 = Type::getInt64Ty(Call.getContext());
+  SmallVector<Metadata *, 4> Ops;
+  for (uint64_t Word : *Stretches)
+    Ops.push_back(ConstantAsMetadata::get(ConstantInt::get(I64, Word)));
+  Call.setMetadata(PointerLayoutKind, MDNode::get(Call.getContext(), Ops));
+}
+
+/// Whether \p Sort, the module's qsort, has the built-in rules (not the
+/// program's own).
+static bool hasBuiltInRules(const Function &Sort) {
+  std::optional<GradientRule> Rule = gradientRule(Sort);
+  return Rule && libraryRoutineOfRule(*Rule->Augment);
+}
+
 void noteSortLayouts(Module &M) {
   Function *Sort = M.getFunction("qsort");
-  std::optional<GradientRule> Rule = Sort ? gradientRule(*Sort) : std::nullopt;
-  // Only where qsort has the built-in rules (not the program's own).
-  if (!Rule || !libraryRoutineOfRule(*Rule->Augment))
+  if (!Sort || !hasBuiltInRules(*Sort))
     return;
-  Type *I64 = Type::getInt64Ty(M.getContext());
   for (User *U : Sort->users()) {
     // A link reads the rules again: what the compile noted stays.
     auto *Call = dyn_cast<CallBase>(U);
-    if (!Call || Call->getCalledOperand() != Sort ||
-        Call->getMetadata(PointerLayoutKind))
-      continue;
-    if (std::optional<SmallVector<uint64_t, 4>> Stretches =
-            pointerStretches(*Call)) {
-      SmallVector<Metadata *, 4> Ops;
-      for (uint64_t Word : *Stretches)
-        Ops.push_back(ConstantAsMetadata::get(ConstantInt::get(I64, Word)));
-      Call->setMetadata(PointerLayoutKind, MDNode::get(M.getContext(), Ops));
-    }
+    if (Call && Call->getCalledOperand() == Sort &&
+        !Call->getMetadata(PointerLayoutKind))
+      noteLayout(*Call);
   }
 }
 
 void lowerSortCalls(Function &F) {
   Module &M = *F.getParent();
   Function *Sort = M.getFunction("qsort");
-  if (!Sort)
+  if (!Sort || !hasBuiltInRules(*Sort))
     return;
   SmallVector<CallBase *, 4> Calls;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallBase>(&I);
-        Call && Call->getCalledOperand() == Sort &&
-        Call->getMetadata(PointerLayoutKind))
+        Call && Call->getCalledOperand() == Sort)
       Calls.push_back(Call);
   for (CallBase *Call : Calls) {
+    // In SSA form, what -O0 code reloads from its stack slots is one value
+    // whose other uses type the elements.
+    if (!Call->getMetadata(PointerLayoutKind))
+      noteLayout(*Call);
     MDNode *Layout = Call->getMetadata(PointerLayoutKind);
+    if (!Layout)
+      continue;
     SmallVector<Type *, 5> Params(Sort->getFunctionType()->params());
     Params.push_back(PointerType::getUnqual(M.getContext()));
     auto *WithLayout = cast<Function>(

@@ -29,8 +29,10 @@ namespace capsule {
 /// where its elements keep pointers, if their layout is known.
 void noteSortLayouts(llvm::Module &M);
 
-/// In \p F, a clone being prepared for differentiation, calls of qsort with
-/// a noted layout call the runtime's qsort with layout instead.
+/// In \p F, a clone being prepared for differentiation and in SSA form,
+/// calls of qsort whose elements' layout is known (noted before, or found
+/// now that -O0 code's reloads of a pointer are one value) call the
+/// runtime's qsort with layout instead.
 void lowerSortCalls(llvm::Function &F);
 
 /// Whether the sort \p Call (of qsort, or of the runtime's qsort with

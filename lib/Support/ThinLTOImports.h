@@ -1,5 +1,4 @@
-//===- ThinLTOImports.h - What ThinLTO must import for derivatives -*- C++
-//-*-===//
+//===- ThinLTOImports.h - What ThinLTO imports for derivatives --*- C++ -*-===//
 //
 // A ThinLTO link differentiates each file in a backend of its own, with
 // the functions the link imported into it from other files. The link

@@ -68,6 +68,20 @@ Value *reduceTree(IRBuilder<> &B, Intrinsic::ID Combine, Value *V) {
   return Lanes.front();
 }
 
+/// \p Start combined with each lane of \p V in turn by \p Opcode, with
+/// \p Call's fast-math flags: an ordered reduction's own order, and one of
+/// the orders a reassociating one may take.
+Value *reduceInOrder(IRBuilder<> &B, Instruction::BinaryOps Opcode,
+                     Value *Start, Value *V, const IntrinsicInst &Call) {
+  auto *VTy = cast<FixedVectorType>(V->getType());
+  IRBuilder<>::FastMathFlagGuard Guard(B);
+  B.setFastMathFlags(Call.getFastMathFlags());
+  Value *Sum = Start;
+  for (unsigned K = 0; K < VTy->getNumElements(); ++K)
+    Sum = B.CreateBinOp(Opcode, Sum, B.CreateExtractElement(V, K));
+  return Sum;
+}
+
 /// The generic form of x86 intrinsic call \p Call, or null.
 Value *lowerIntrinsic(IRBuilder<> &B, IntrinsicInst &Call) {
   auto Arg = [&](unsigned K) { return Call.getArgOperand(K); };
@@ -109,6 +123,10 @@ Value *lowerIntrinsic(IRBuilder<> &B, IntrinsicInst &Call) {
     return reduceTree(B, Intrinsic::maximum, Arg(0));
   case Intrinsic::vector_reduce_fminimum:
     return reduceTree(B, Intrinsic::minimum, Arg(0));
+  case Intrinsic::vector_reduce_fadd:
+    return reduceInOrder(B, Instruction::FAdd, Arg(0), Arg(1), Call);
+  case Intrinsic::vector_reduce_fmul:
+    return reduceInOrder(B, Instruction::FMul, Arg(0), Arg(1), Call);
   default:
     return nullptr;
   }
