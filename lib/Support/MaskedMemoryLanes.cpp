@@ -53,8 +53,10 @@ std::optional<MaskedAccess> maskedAccess(Instruction &I) {
   auto *Call = dyn_cast<IntrinsicInst>(&I);
   if (!Call)
     return std::nullopt;
+  // A gather's or scatter's alignment may be 0: then nothing is promised.
   auto AlignOf = [&](unsigned K) {
-    return Align(cast<ConstantInt>(Call->getArgOperand(K))->getZExtValue());
+    return MaybeAlign(cast<ConstantInt>(Call->getArgOperand(K))->getZExtValue())
+        .valueOrOne();
   };
   switch (Call->getIntrinsicID()) {
   case Intrinsic::masked_load:
